@@ -1,0 +1,127 @@
+/// The messages with which misuse stops the program.
+///
+/// Each says what happened, names the definitions involved as `AssemblyType.member` (the chain, for
+/// a cycle) and ends with how to fix it, the way the standard library traps.
+@usableFromInline
+enum Failure {
+    static func stop(_ message: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        // Printed as "Assemblies/Failure.swift:N: Fatal error: <message>", like the standard library's traps.
+        fatalError(message, file: file, line: line)
+    }
+
+    static func describe(_ chain: [DefinitionKey]) -> String {
+        chain.map(\.description).joined(separator: " → ")
+    }
+
+    static func initializerCycle(_ chain: [DefinitionKey]) -> Never {
+        let first = chain[0].description
+        let second = chain.count > 2 ? chain[1].description : first
+        stop(
+            """
+            circular dependency through initializers: \(describe(chain)). \
+            \(first) was read again before its definition registered an instance, so no instance \
+            exists yet to hand back. To fix this, register the instance before reading \(second): \
+            `let instance = definition *~> Type(...)`, then set the property that points back; \
+            or pass the back-reference in later instead of through an initializer.
+            """
+        )
+    }
+
+    static func prototypeCycle(_ chain: [DefinitionKey]) -> Never {
+        stop(
+            """
+            circular dependency made only of prototypes: \(describe(chain)). \
+            Each read of a prototype builds a new instance, so this cycle would build instances \
+            forever. To fix this, give one of these definitions the .objectGraph or .singleton \
+            scope so the cycle closes on a shared instance.
+            """
+        )
+    }
+
+    @usableFromInline
+    static func explicitKeyTypeMismatch(_ key: DefinitionKey, first: DefinitionKey) -> Never {
+        stop(
+            """
+            the key "\(key.name)" is used for two types: \(first.description) defines it as \
+            \(first.type), and \(key.description) reads it as \(key.type). An explicit key names one \
+            slot for the whole family of assemblies. To fix this, give one of the definitions a \
+            different key.
+            """
+        )
+    }
+
+    static func explicitKeyScopeMismatch(
+        _ key: DefinitionKey,
+        first: DefinitionKey,
+        firstScope: Scope.Kind,
+        scope: Scope.Kind
+    ) -> Never {
+        stop(
+            """
+            the key "\(key.name)" is used with two scopes: \(first.description) defines it as \
+            .\(Scope(firstScope)) and \(key.description) as .\(Scope(scope)). An explicit key names \
+            one slot for the whole family of assemblies. To fix this, use the same scope or a \
+            different key.
+            """
+        )
+    }
+
+    static func methodReadTwice(_ key: DefinitionKey) -> Never {
+        stop(
+            """
+            \(key.description) was read twice in one object graph, but it is a method with \
+            parameters and its key can't tell the calls apart, so the second call would get the \
+            first call's instance. To fix this, make the parameter part of the key with \
+            `define(injecting: object)` when the method wires an object passed in, or use \
+            `scope: .prototype`.
+            """
+        )
+    }
+
+    @usableFromInline
+    static func registeredWrongType(_ key: DefinitionKey, object: Any.Type, expected: Any.Type) -> Never {
+        stop(
+            """
+            \(key.description) registered an instance of \(object), which is not a \(expected). \
+            To fix this, register an instance of the definition's type with `definition *~> …`.
+            """
+        )
+    }
+
+    static func registeredTwice(_ key: DefinitionKey) -> Never {
+        stop(
+            """
+            \(key.description) registered two different instances. A definition builds one \
+            instance. To fix this, register only the instance the body returns.
+            """
+        )
+    }
+
+    static func returnedOtherObject(_ key: DefinitionKey) -> Never {
+        stop(
+            """
+            \(key.description) registered one instance but returned another, so the graph would \
+            hold two. To fix this, return the instance you registered with `definition *~> …`.
+            """
+        )
+    }
+
+    static func definitionUsedOutsideItsBody() -> Never {
+        stop(
+            """
+            a Definition was used after its body returned. A Definition is valid only while its \
+            definition body runs. To fix this, don't keep the `definition` parameter.
+            """
+        )
+    }
+
+    static func ambiguousMatch(_ type: Any.Type, candidates: [DefinitionKey]) -> Never {
+        stop(
+            """
+            existingObjectByMatchingType() found several instances of \(type) in the current graph: \
+            \(candidates.map(\.description).joined(separator: ", ")). To fix this, look it up with \
+            existingObject(withKey:) or ask for a more specific type.
+            """
+        )
+    }
+}

@@ -1,0 +1,92 @@
+/// An open-addressing hash table of ``DefinitionKey``s that numbers keys densely from zero.
+///
+/// The graph and the singleton cache keep their values in parallel buffers indexed by that number.
+/// The table is reused from one resolution to the next: clearing it touches only the slots in use,
+/// and nothing is allocated once it has grown to the size of the largest graph.
+struct KeyTable {
+    private(set) var keys: UnsafeMutablePointer<DefinitionKey>
+    private var hashes: UnsafeMutablePointer<UInt>
+    private var positions: UnsafeMutablePointer<Int32>
+    /// Slot → index + 1, or 0 for an empty slot. Twice as many slots as keys keeps probes short.
+    private var slots: UnsafeMutablePointer<Int32>
+    private var slotMask: Int
+    private(set) var count = 0
+    private(set) var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        keys = .allocate(capacity: capacity)
+        hashes = .allocate(capacity: capacity)
+        positions = .allocate(capacity: capacity)
+        slots = .allocate(capacity: capacity * 2)
+        slots.initialize(repeating: 0, count: capacity * 2)
+        slotMask = capacity * 2 - 1
+    }
+
+    func deallocate() {
+        keys.deallocate()
+        hashes.deallocate()
+        positions.deallocate()
+        slots.deallocate()
+    }
+
+    var isFull: Bool { count == capacity }
+
+    /// The index of `key`, or -1 with the slot where it would go.
+    func find(_ key: DefinitionKey, hash: UInt) -> (index: Int, slot: Int) {
+        var slot = Int(truncatingIfNeeded: hash) & slotMask
+        while true {
+            let stored = Int(slots[slot])
+            if stored == 0 { return (-1, slot) }
+            let index = stored - 1
+            if hashes[index] == hash && keys[index].matches(key) { return (index, slot) }
+            slot = (slot + 1) & slotMask
+        }
+    }
+
+    /// Adds `key` at `slot` (from ``find(_:hash:)``); the table must not be full.
+    mutating func insert(_ key: DefinitionKey, hash: UInt, slot: Int) -> Int {
+        let index = count
+        (keys + index).initialize(to: key)
+        hashes[index] = hash
+        positions[index] = Int32(slot)
+        slots[slot] = Int32(index + 1)
+        count += 1
+        return index
+    }
+
+    /// Doubles the capacity, keeping every key at its index.
+    mutating func grow() {
+        let newCapacity = capacity * 2
+        let newKeys = UnsafeMutablePointer<DefinitionKey>.allocate(capacity: newCapacity)
+        newKeys.moveInitialize(from: keys, count: count)
+        let newHashes = UnsafeMutablePointer<UInt>.allocate(capacity: newCapacity)
+        newHashes.moveInitialize(from: hashes, count: count)
+        let newPositions = UnsafeMutablePointer<Int32>.allocate(capacity: newCapacity)
+        let newSlots = UnsafeMutablePointer<Int32>.allocate(capacity: newCapacity * 2)
+        newSlots.initialize(repeating: 0, count: newCapacity * 2)
+        let newMask = newCapacity * 2 - 1
+        for index in 0..<count {
+            var slot = Int(truncatingIfNeeded: newHashes[index]) & newMask
+            while newSlots[slot] != 0 { slot = (slot + 1) & newMask }
+            newSlots[slot] = Int32(index + 1)
+            newPositions[index] = Int32(slot)
+        }
+        deallocate()
+        keys = newKeys
+        hashes = newHashes
+        positions = newPositions
+        slots = newSlots
+        slotMask = newMask
+        capacity = newCapacity
+    }
+
+    /// Forgets every key, touching only the slots in use.
+    mutating func removeAll() {
+        for index in 0..<count {
+            slots[Int(positions[index])] = 0
+        }
+        keys.deinitialize(count: count)
+        count = 0
+    }
+}

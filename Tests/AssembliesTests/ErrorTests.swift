@@ -1,0 +1,208 @@
+import Assemblies
+import Testing
+
+// Each fixture below misuses the framework in one way; each test runs it in a child process and
+// reads what it printed.
+
+final class Parent {
+    let child: Child
+    init(child: Child) { self.child = child }
+}
+
+final class Child {
+    var parent: Parent?
+    init(parent: Parent?) { self.parent = parent }
+}
+
+final class Loop {
+    var next: Loop?
+}
+
+protocol Vehicle: AnyObject {}
+final class Bicycle: Vehicle {}
+final class Rock {}
+
+final class MisuseAssembly: Assembly, @unchecked Sendable {
+    var quests: MisuseQuestsAssembly { collaborator() }
+
+    /// A cycle through initializers that crosses two assemblies.
+    var parent: Parent { define { Parent(child: self.quests.child) } }
+
+    /// Needs itself before it exists.
+    var ouroboros: Loop {
+        define { definition in
+            let loop = Loop()
+            loop.next = self.ouroboros
+            return definition *~> loop
+        }
+    }
+
+    var ping: Loop {
+        define(scope: .prototype) { definition in
+            let loop = definition *~> Loop()
+            loop.next = self.pong
+            return loop
+        }
+    }
+
+    var pong: Loop {
+        define(scope: .prototype) { definition in
+            let loop = definition *~> Loop()
+            loop.next = self.pang
+            return loop
+        }
+    }
+
+    var pang: Loop {
+        define(scope: .prototype) { definition in
+            let loop = definition *~> Loop()
+            loop.next = self.ping
+            return loop
+        }
+    }
+
+    var bicycleLoop: Loop { define(withKey: "ride") { Loop() } }
+    var bicycle: Bicycle { define(withKey: "ride") { Bicycle() } }
+    var bothRides: (Loop, Bicycle) { define { (self.bicycleLoop, self.bicycle) } }
+
+    var vehicle: any Vehicle {
+        define { definition in
+            definition *~> Rock()
+            return Bicycle()
+        }
+    }
+
+    var switched: Loop {
+        define { definition in
+            definition *~> Loop()
+            return Loop()
+        }
+    }
+
+    func wire(_ loop: Loop) -> Loop {
+        define { definition in
+            let loop = definition *~> loop
+            return loop
+        }
+    }
+
+    var twoWires: (Loop, Loop) { define { (self.wire(Loop()), self.wire(Loop())) } }
+
+    var ambiguous: Loop {
+        define { definition in
+            let loop = definition *~> Loop()
+            loop.next = self.ambiguousNeighbour
+            return loop
+        }
+    }
+
+    var ambiguousNeighbour: Loop {
+        define { definition in
+            let loop = definition *~> Loop()
+            let found: Loop? = self.existingObjectByMatchingType()
+            loop.next = found
+            return loop
+        }
+    }
+
+    nonisolated(unsafe) static var kept: Definition<Loop>?
+
+    var leaky: Loop {
+        define { definition in
+            MisuseAssembly.kept = definition
+            return definition *~> Loop()
+        }
+    }
+}
+
+final class MisuseQuestsAssembly: Assembly, @unchecked Sendable {
+    var main: MisuseAssembly { collaborator() }
+    var child: Child { define { Child(parent: self.main.parent) } }
+}
+
+private func stderr(of result: ExitTest.Result?) -> String {
+    String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+}
+
+@Suite struct ErrorTests {
+    @Test func aCycleThroughInitializersNamesTheChainAndTheFix() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseAssembly().parent
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("circular dependency through initializers"))
+        #expect(message.contains("MisuseAssembly.parent → MisuseQuestsAssembly.child → MisuseAssembly.parent"))
+        #expect(message.contains("To fix this, register the instance before reading MisuseQuestsAssembly.child"))
+    }
+
+    @Test func aDefinitionThatNeedsItselfBeforeRegisteringStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseAssembly().ouroboros
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("MisuseAssembly.ouroboros → MisuseAssembly.ouroboros"))
+        #expect(message.contains("definition *~>"))
+    }
+
+    @Test func aCycleMadeOnlyOfPrototypesStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseAssembly().ping
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("circular dependency made only of prototypes"))
+        #expect(message.contains("MisuseAssembly.ping → MisuseAssembly.pong → MisuseAssembly.pang → MisuseAssembly.ping"))
+        #expect(message.contains("To fix this, give one of these definitions the .objectGraph or .singleton scope"))
+    }
+
+    @Test func anExplicitKeyUsedForTwoTypesStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseAssembly().bothRides
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("the key \"ride\" is used for two types"))
+        #expect(message.contains("MisuseAssembly.bicycleLoop (key \"ride\") defines it as Loop"))
+        #expect(message.contains("MisuseAssembly.bicycle (key \"ride\") reads it as Bicycle"))
+    }
+
+    @Test func registeringAnObjectOfAnotherTypeStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseAssembly().vehicle
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("MisuseAssembly.vehicle registered an instance of Rock, which is not a Vehicle"))
+    }
+
+    @Test func returningAnotherObjectThanTheRegisteredOneStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseAssembly().switched
+        }
+        #expect(stderr(of: result).contains("MisuseAssembly.switched registered one instance but returned another"))
+    }
+
+    @Test func aMethodWithParametersReadTwiceInOneGraphStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseAssembly().twoWires
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("MisuseAssembly.wire(_:) was read twice in one object graph"))
+        #expect(message.contains("define(injecting: object)"))
+    }
+
+    @Test func anAmbiguousLookupByTypeListsTheCandidates() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseAssembly().ambiguous
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("found several instances of Loop"))
+        #expect(message.contains("MisuseAssembly.ambiguous"))
+        #expect(message.contains("MisuseAssembly.ambiguousNeighbour"))
+    }
+
+    @Test func aDefinitionKeptPastItsBodyStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseAssembly().leaky
+            MisuseAssembly.kept?.initObject(Loop())
+        }
+        #expect(stderr(of: result).contains("a Definition was used after its body returned"))
+    }
+}

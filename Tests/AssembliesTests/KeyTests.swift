@@ -1,0 +1,91 @@
+import Assemblies
+import Testing
+
+private final class Logger {
+    let category: String
+    init(category: String) { self.category = category }
+}
+
+private protocol Greeter {
+    func greet() -> String
+}
+
+private struct EnglishGreeter: Greeter {
+    func greet() -> String { "Hello" }
+}
+
+private struct Settings: Equatable {
+    var volume: Int
+    var name: String
+    var tags: [String]
+}
+
+private enum Mode: Equatable {
+    case fast
+    case careful(retries: Int)
+}
+
+private final class NetworkAssembly: Assembly, @unchecked Sendable {
+    let counter = Counter()
+
+    var requestLogger: Logger { define { Logger(category: "requests") } }
+    var cacheLogger: Logger { define { Logger(category: "cache") } }
+    var sharedLogger: Logger { define(withKey: "shared-logger") { Logger(category: "network") } }
+    var sharedPair: (Logger, Logger) { define { (self.sharedLogger, self.sharedLogger) } }
+
+    var greeter: any Greeter { define(scope: .singleton) { EnglishGreeter() } }
+    var settings: Settings {
+        define {
+            counter.tick()
+            return Settings(volume: 11, name: "loud", tags: ["a", "b", "c"])
+        }
+    }
+    var mode: Mode { define(scope: .singleton) { .careful(retries: 3) } }
+    var settingsTwice: (Settings, Settings) { define { (self.settings, self.settings) } }
+}
+
+private final class StorageAssembly: Assembly, @unchecked Sendable {
+    var network: NetworkAssembly { collaborator() }
+    var requestLogger: Logger { define { Logger(category: "storage") } }
+    var sharedLogger: Logger { define(withKey: "shared-logger") { Logger(category: "storage") } }
+    var loggers: [Logger] {
+        define { [self.requestLogger, self.network.requestLogger, self.sharedLogger, self.network.sharedLogger] }
+    }
+}
+
+@Suite struct KeyTests {
+    @Test func twoDefinitionsOfOneTypeInOneAssemblyDoNotCollide() {
+        let assembly = NetworkAssembly()
+        #expect(assembly.requestLogger.category == "requests")
+        #expect(assembly.cacheLogger.category == "cache")
+    }
+
+    @Test func sameMemberNameInTwoAssembliesDoesNotCollide() {
+        let loggers = StorageAssembly().loggers
+        #expect(loggers[0].category == "storage")
+        #expect(loggers[1].category == "requests")
+        #expect(loggers[0] !== loggers[1])
+    }
+
+    @Test func anExplicitKeyIsOneSlotForTheWholeFamily() {
+        let loggers = StorageAssembly().loggers
+        #expect(loggers[2] === loggers[3])
+        let pair = NetworkAssembly().sharedPair
+        #expect(pair.0 === pair.1)
+    }
+
+    @Test func definitionsMayBeProtocolsStructsAndEnums() {
+        let assembly = NetworkAssembly()
+        #expect(assembly.greeter.greet() == "Hello")
+        #expect(assembly.settings == Settings(volume: 11, name: "loud", tags: ["a", "b", "c"]))
+        #expect(assembly.mode == .careful(retries: 3))
+        #expect(assembly.mode == assembly.mode)
+    }
+
+    @Test func aValueDefinitionIsBuiltOncePerGraph() {
+        let assembly = NetworkAssembly()
+        let (first, second) = assembly.settingsTwice
+        #expect(first == second)
+        #expect(assembly.counter["settings"] == 1)
+    }
+}
