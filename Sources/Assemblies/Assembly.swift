@@ -98,7 +98,7 @@ open class Assembly: @unchecked Sendable {
             argument: nil,
             isExplicit: key != nil
         )
-        return Resolver.withCurrent { $0.resolve(definitionKey, scope: scope, in: family, body) }
+        return Resolver.withCurrent(key: family.resolverKey) { $0.resolve(definitionKey, scope: scope, in: family, body) }
     }
 
     /// Defines how the object this member returns is built, when it needs no registration.
@@ -161,7 +161,7 @@ open class Assembly: @unchecked Sendable {
             argument: ObjectIdentifier(existing),
             isExplicit: key != nil
         )
-        return Resolver.withCurrent {
+        return Resolver.withCurrent(key: family.resolverKey) {
             $0.resolve(definitionKey, scope: scope, in: family) { (definition: Definition<T>) in
                 definition.initObject(existing)
                 return body(definition)

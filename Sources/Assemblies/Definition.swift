@@ -17,16 +17,14 @@
 /// A `Definition` is only valid while its body runs; using it afterwards stops the program.
 public struct Definition<T> {
     @usableFromInline unowned(unsafe) let resolver: Resolver
-    @usableFromInline let entry: Int
     @usableFromInline let frame: Int
-    @usableFromInline let generation: UInt64
+    @usableFromInline let serial: UInt64
 
     @inlinable
-    init(resolver: Resolver, entry: Int, frame: Int, generation: UInt64) {
+    init(resolver: Resolver, frame: Int, serial: UInt64) {
         self.resolver = resolver
-        self.entry = entry
         self.frame = frame
-        self.generation = generation
+        self.serial = serial
     }
 
     /// Registers `object` as the instance this definition builds, and returns it with its own type.
@@ -59,9 +57,9 @@ public struct Definition<T> {
         } else if let cast = object as? T {
             instance = cast
         } else {
-            Failure.registeredWrongType(resolver.key(of: entry), object: Object.self, expected: T.self)
+            Failure.registeredWrongType(resolver.key(ofFrame: frame), object: Object.self, expected: T.self)
         }
-        resolver.register(Instance(instance), entry: entry, frame: frame, generation: generation)
+        resolver.register(instance, frame: frame, serial: serial)
         return object
     }
 

@@ -42,6 +42,7 @@ struct DefinitionKey {
 
     /// A well-mixed hash of the key's identity.
     @inlinable
+    @inline(__always)
     var hashBits: UInt {
         var hash = Self.nameBits(name)
         if !isExplicit {
@@ -60,30 +61,45 @@ struct DefinitionKey {
         return multiplied ^ (multiplied >> 29)
     }
 
+    /// Hashes the name's length and its first and last eight bytes (two loads for most names).
     @inlinable
+    @inline(__always)
     static func nameBits(_ name: StaticString) -> UInt {
-        name.withUTF8Buffer { bytes in
-            var bits = UInt(bytes.count)
-            let prefix = min(bytes.count, 8)
-            for offset in 0..<prefix {
-                bits = (bits << 8) | UInt(bytes[offset])
-            }
-            var suffix: UInt = 0
-            for offset in (bytes.count - min(bytes.count, 8))..<bytes.count {
-                suffix = (suffix << 8) | UInt(bytes[offset])
-            }
-            return mix(bits, suffix)
+        if name.hasPointerRepresentation {
+            return nameBits(UnsafeRawPointer(name.utf8Start), count: name.utf8CodeUnitCount)
         }
+        return name.withUTF8Buffer { nameBits(UnsafeRawPointer($0.baseAddress!), count: $0.count) }
     }
 
     @inlinable
+    @inline(__always)
+    static func nameBits(_ start: UnsafeRawPointer, count: Int) -> UInt {
+        if count >= 8 {
+            let first = UInt(truncatingIfNeeded: start.loadUnaligned(as: UInt64.self))
+            let last = UInt(truncatingIfNeeded: start.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+            return mix(mix(UInt(count), first), last)
+        }
+        var bits = UInt(count)
+        for offset in 0..<count {
+            bits = (bits << 8) | UInt(start.load(fromByteOffset: offset, as: UInt8.self))
+        }
+        return mix(bits, 0)
+    }
+
+    @inlinable
+    @inline(__always)
     static func sameName(_ left: StaticString, _ right: StaticString) -> Bool {
         if left.hasPointerRepresentation && right.hasPointerRepresentation
             && left.utf8Start == right.utf8Start
         {
             return left.utf8CodeUnitCount == right.utf8CodeUnitCount
         }
-        return left.withUTF8Buffer { leftBytes in
+        return sameBytes(left, right)
+    }
+
+    @usableFromInline
+    static func sameBytes(_ left: StaticString, _ right: StaticString) -> Bool {
+        left.withUTF8Buffer { leftBytes in
             right.withUTF8Buffer { rightBytes in
                 leftBytes.count == rightBytes.count && leftBytes.elementsEqual(rightBytes)
             }
@@ -93,13 +109,25 @@ struct DefinitionKey {
     /// Whether two keys name the same slot.
     @inlinable
     func matches(_ other: DefinitionKey) -> Bool {
-        guard isExplicit == other.isExplicit, argument == other.argument else { return false }
-        if !isExplicit {
-            guard ObjectIdentifier(assembly) == ObjectIdentifier(other.assembly),
-                ObjectIdentifier(type) == ObjectIdentifier(other.type)
-            else { return false }
+        withUnsafePointer(to: self) { left in
+            withUnsafePointer(to: other) { right in Self.same(left, right) }
         }
-        return Self.sameName(name, other.name)
+    }
+
+    /// Whether the keys behind two pointers name the same slot, reading only the fields it needs.
+    @inlinable
+    @inline(__always)
+    static func same(_ left: UnsafePointer<DefinitionKey>, _ right: UnsafePointer<DefinitionKey>) -> Bool {
+        if !left.pointee.isExplicit {
+            guard !right.pointee.isExplicit,
+                ObjectIdentifier(left.pointee.type) == ObjectIdentifier(right.pointee.type),
+                ObjectIdentifier(left.pointee.assembly) == ObjectIdentifier(right.pointee.assembly)
+            else { return false }
+        } else if !right.pointee.isExplicit {
+            return false
+        }
+        guard left.pointee.argument == right.pointee.argument else { return false }
+        return sameName(left.pointee.name, right.pointee.name)
     }
 
     /// Whether the member is a method with parameters, whose calls the key can't tell apart.

@@ -1,3 +1,13 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
 /// The context shared by a root assembly and every assembly reached from it: the assemblies
 /// themselves (one per type), the singletons, and a unique identity.
 ///
@@ -10,6 +20,8 @@ final class Family: Sendable {
     /// Unique for the life of the process, so a per-thread cache can never mistake a new family
     /// for a released one at the same address.
     @usableFromInline let id: UInt64
+    /// A copy of the global ``resolverKey``, read on every resolution without the lazy-global check.
+    @usableFromInline let resolverKey = Assemblies.resolverKey
     private let state = Locked(State())
 
     private static let lastID = Locked<UInt64>(0)

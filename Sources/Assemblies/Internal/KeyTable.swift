@@ -1,17 +1,17 @@
 /// An open-addressing hash table of ``DefinitionKey``s that numbers keys densely from zero.
 ///
 /// The graph and the singleton cache keep their values in parallel buffers indexed by that number.
-/// The table is reused from one resolution to the next: clearing it touches only the slots in use,
-/// and nothing is allocated once it has grown to the size of the largest graph.
+/// Nothing is allocated once the table has grown to hold every key a thread reads.
+@usableFromInline
 struct KeyTable {
-    private(set) var keys: UnsafeMutablePointer<DefinitionKey>
-    private var hashes: UnsafeMutablePointer<UInt>
-    private var positions: UnsafeMutablePointer<Int32>
+    @usableFromInline var keys: UnsafeMutablePointer<DefinitionKey>
+    @usableFromInline var hashes: UnsafeMutablePointer<UInt>
+    @usableFromInline var positions: UnsafeMutablePointer<Int32>
     /// Slot → index + 1, or 0 for an empty slot. Twice as many slots as keys keeps probes short.
-    private var slots: UnsafeMutablePointer<Int32>
-    private var slotMask: Int
-    private(set) var count = 0
-    private(set) var capacity: Int
+    @usableFromInline var slots: UnsafeMutablePointer<Int32>
+    @usableFromInline var slotMask: Int
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -30,24 +30,31 @@ struct KeyTable {
         slots.deallocate()
     }
 
+    @inlinable
     var isFull: Bool { count == capacity }
 
     /// The index of `key`, or -1 with the slot where it would go.
-    func find(_ key: DefinitionKey, hash: UInt) -> (index: Int, slot: Int) {
+    @inlinable
+    func find(_ key: UnsafePointer<DefinitionKey>, hash: UInt) -> (index: Int, slot: Int) {
         var slot = Int(truncatingIfNeeded: hash) & slotMask
         while true {
             let stored = Int(slots[slot])
             if stored == 0 { return (-1, slot) }
             let index = stored - 1
-            if hashes[index] == hash && keys[index].matches(key) { return (index, slot) }
+            if hashes[index] == hash && DefinitionKey.same(keys + index, key) { return (index, slot) }
             slot = (slot + 1) & slotMask
         }
     }
 
+    func find(_ key: DefinitionKey, hash: UInt) -> (index: Int, slot: Int) {
+        withUnsafePointer(to: key) { find($0, hash: hash) }
+    }
+
     /// Adds `key` at `slot` (from ``find(_:hash:)``); the table must not be full.
-    mutating func insert(_ key: DefinitionKey, hash: UInt, slot: Int) -> Int {
+    @usableFromInline
+    mutating func insert(_ key: UnsafePointer<DefinitionKey>, hash: UInt, slot: Int) -> Int {
         let index = count
-        (keys + index).initialize(to: key)
+        (keys + index).initialize(to: key.pointee)
         hashes[index] = hash
         positions[index] = Int32(slot)
         slots[slot] = Int32(index + 1)
@@ -56,6 +63,7 @@ struct KeyTable {
     }
 
     /// Doubles the capacity, keeping every key at its index.
+    @usableFromInline
     mutating func grow() {
         let newCapacity = capacity * 2
         let newKeys = UnsafeMutablePointer<DefinitionKey>.allocate(capacity: newCapacity)
@@ -79,6 +87,11 @@ struct KeyTable {
         slots = newSlots
         slotMask = newMask
         capacity = newCapacity
+    }
+
+    /// Replaces the key at `index` by an equal one, for an explicit key's first definer in a new graph.
+    func replaceKey(at index: Int, with key: UnsafePointer<DefinitionKey>) {
+        keys[index] = key.pointee
     }
 
     /// Forgets every key, touching only the slots in use.

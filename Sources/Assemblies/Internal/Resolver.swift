@@ -12,63 +12,134 @@ import Android
 /// built, and a cache of the singletons this thread has already read.
 ///
 /// Each thread has its own resolver, found through a pthread key, so graphs never cross threads and
-/// reading or writing them takes no lock. A resolver is only ever touched by its own thread.
+/// reading or writing them takes no lock. A resolver is only ever touched by its own thread, which
+/// is why its state opts out of dynamic exclusivity checks: they would cost more than the rest of a
+/// resolution.
+///
+/// Shared definitions (object graph, singleton) have an entry in a hash table for the life of the
+/// graph. Prototypes have none: a prototype only ever needs to know whether it is read straight
+/// back from its direct dependency, which the frame below the top answers.
 @usableFromInline
 final class Resolver {
     // MARK: The graph in flight
 
     /// The family whose top-level resolution owns the graph, or 0 when no graph is open.
-    @usableFromInline var activeFamilyID: UInt64 = 0
-    /// Counts top-level resolutions, so a ``Definition`` kept past its body is recognised.
-    @usableFromInline var generation: UInt64 = 0
-    @usableFromInline var isClosing = false
-    var keys = KeyTable(capacity: 16)
-    var entries: UnsafeMutablePointer<Entry>
-    var frames: UnsafeMutablePointer<Frame>
-    @usableFromInline var frameCount = 0
-    private var frameCapacity = 16
+    @usableFromInline @exclusivity(unchecked) var activeFamilyID: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var isClosing = false
+    /// Numbers frames, so a ``Definition`` kept past its body is recognised.
+    @usableFromInline @exclusivity(unchecked) var serial: UInt64 = 0
+    /// Numbers graphs: an entry belongs to the current graph when it carries its generation.
+    @usableFromInline @exclusivity(unchecked) var generation: UInt64 = 0
+    /// The shared definitions this thread has read. Keys stay from one graph to the next, so a
+    /// steady program looks each key up without inserting it again.
+    @usableFromInline @exclusivity(unchecked) var keys = KeyTable(capacity: 16)
+    /// Parallel to `keys`.
+    @usableFromInline @exclusivity(unchecked) var entries: UnsafeMutablePointer<Entry>
+    /// The entries read in the current graph, whose instances to release when it ends.
+    @usableFromInline @exclusivity(unchecked) var touched: UnsafeMutablePointer<Int32>
+    @usableFromInline @exclusivity(unchecked) var touchedCount = 0
+    @usableFromInline @exclusivity(unchecked) var touchedCapacity = 16
+    /// Instances that are not class references, stored as `Any` and referred to by index.
+    @exclusivity(unchecked) var values: UnsafeMutablePointer<Any>
+    @exclusivity(unchecked) var valueCount = 0
+    @exclusivity(unchecked) var valueCapacity = 8
+    /// The definitions being built, innermost last.
+    @usableFromInline @exclusivity(unchecked) var frames: UnsafeMutablePointer<Frame>
+    @usableFromInline @exclusivity(unchecked) var frameCount = 0
+    @usableFromInline @exclusivity(unchecked) var frameCapacity = 16
+    /// The depth at which to look for a cycle made only of prototypes next.
+    @usableFromInline @exclusivity(unchecked) var nextCycleCheck = Resolver.firstCycleCheck
 
-    /// A definition's slot in the graph.
+    @usableFromInline static let firstCycleCheck = 128
+    /// Past this many keys (injections key by object, so keys can keep coming), the table is
+    /// emptied when a graph ends.
+    static let keyLimit = 4_096
+
+    /// A shared definition's slot in the graph.
+    @usableFromInline
     struct Entry {
+        @usableFromInline
         enum State: UInt8 {
-            /// A prototype that is not being built.
-            case idle
-            /// Being built; `instance` is set once the body registered it.
+            /// A prototype with an explicit key, kept only to check the key's type and scope.
+            case prototype
+            /// Being built by the frame `frame`, which holds the instance once registered.
             case building
             /// Built, and shared for the rest of the graph.
             case done
         }
 
-        var scope: Scope.Kind
-        var state: State
-        /// The innermost frame building this entry, or -1.
-        var frame: Int32
-        var instance: Instance
+        @usableFromInline var scope: Scope.Kind
+        @usableFromInline var state: State
+        @usableFromInline var frame: Int32
+        /// The index of the instance in `values` when it is not a class reference, or -1.
+        @usableFromInline var value: Int32
+        /// The graph the entry belongs to; an entry of an earlier graph counts as absent.
+        @usableFromInline var generation: UInt64
+        /// The instance when it is a class reference.
+        @usableFromInline var object: AnyObject?
+        /// Whether reads of the key need the checks of ``enter(_:hash:scope:)``: an explicit key
+        /// (its type and scope), or a method with parameters (read twice in a graph).
+        @usableFromInline var isSpecial: Bool
+
+        @inlinable
+        init(
+            scope: Scope.Kind,
+            state: State,
+            frame: Int32,
+            value: Int32,
+            generation: UInt64,
+            object: AnyObject?,
+            isSpecial: Bool
+        ) {
+            self.scope = scope
+            self.state = state
+            self.frame = frame
+            self.value = value
+            self.generation = generation
+            self.object = object
+            self.isSpecial = isSpecial
+        }
     }
 
-    /// A definition being built. For a prototype built again while an outer instance of it is
-    /// still being wired, it keeps the outer instance's state to restore afterwards.
+    /// A definition being built, and the instance its body registered.
+    @usableFromInline
     struct Frame {
-        var entry: Int32
-        var shadowedFrame: Int32
-        var shadowedState: Entry.State
-        var shadowed: Instance
+        /// The key, owned by the `define` call that pushed the frame.
+        @usableFromInline var key: UnsafePointer<DefinitionKey>
+        /// The entry of a shared definition, or -1 for a prototype.
+        @usableFromInline var entry: Int32
+        @usableFromInline var scope: Scope.Kind
+        @usableFromInline var value: Int32
+        @usableFromInline var serial: UInt64
+        @usableFromInline var object: AnyObject?
+
+        @inlinable
+        init(key: UnsafePointer<DefinitionKey>, entry: Int32, scope: Scope.Kind, value: Int32, serial: UInt64, object: AnyObject?) {
+            self.key = key
+            self.entry = entry
+            self.scope = scope
+            self.value = value
+            self.serial = serial
+            self.object = object
+        }
+
+        @inlinable
+        var hasInstance: Bool { object != nil || value >= 0 }
     }
 
     // MARK: Singletons
 
     /// How many singleton bodies are running on this thread.
-    @usableFromInline var singletonDepth = 0
+    @exclusivity(unchecked) var singletonDepth = 0
     /// Singletons built since the outermost singleton body started. They are published together
     /// when it returns: a singleton built inside a cycle may point at one still being wired, and no
     /// other thread may see either before both are done.
-    @usableFromInline var unpublishedSingletons: [(DefinitionKey, AnyObject)] = []
-
-    private var cacheFamilyID: UInt64 = 0
-    private var cacheKeys = KeyTable(capacity: 8)
+    @exclusivity(unchecked) var unpublishedSingletons: [(key: DefinitionKey, object: AnyObject)] = []
+    @exclusivity(unchecked) private var cacheFamilyID: UInt64 = 0
+    @exclusivity(unchecked) private var cacheKeys = KeyTable(capacity: 8)
     /// Unretained: the family keeps its singletons alive, and the cache is only read for a family
     /// that a live assembly holds (``cacheFamilyID`` is unique per family).
-    private var cacheObjects: UnsafeMutablePointer<Unmanaged<AnyObject>>
+    @exclusivity(unchecked) private var cacheObjects: UnsafeMutablePointer<Unmanaged<AnyObject>>
 
     // MARK: Other state
 
@@ -80,13 +151,18 @@ final class Resolver {
 
     init() {
         entries = .allocate(capacity: keys.capacity)
+        touched = .allocate(capacity: touchedCapacity)
+        values = .allocate(capacity: valueCapacity)
         frames = .allocate(capacity: frameCapacity)
         cacheObjects = .allocate(capacity: cacheKeys.capacity)
     }
 
     deinit {
+        entries.deinitialize(count: keys.count)
         keys.deallocate()
         entries.deallocate()
+        touched.deallocate()
+        values.deallocate()
         frames.deallocate()
         cacheKeys.deallocate()
         cacheObjects.deallocate()
@@ -95,9 +171,12 @@ final class Resolver {
     // MARK: Finding the current resolver
 
     /// Calls `body` with this thread's resolver, without retaining it.
+    ///
+    /// - Parameter key: ``resolverKey``, passed in by callers that have it at hand without the
+    ///   lazy-global check that reading the global costs.
     @inlinable
-    static func withCurrent<Result>(_ body: (Resolver) -> Result) -> Result {
-        if let raw = pthread_getspecific(resolverKey) {
+    static func withCurrent<Result>(key: pthread_key_t = resolverKey, _ body: (Resolver) -> Result) -> Result {
+        if let raw = pthread_getspecific(key) {
             return Unmanaged<Resolver>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
         }
         return body(makeCurrent())
@@ -121,8 +200,8 @@ final class Resolver {
         in family: Family,
         _ body: (Definition<T>) -> T
     ) -> T {
-        if scope.kind == .singleton, let cached = cachedSingleton(key, in: family, as: T.self) {
-            return cached
+        if scope.kind == .singleton, let cached = cachedSingletonObject(key, in: family) {
+            return unboxSingleton(cached, as: T.self)
         }
         if activeFamilyID != family.id {
             return resolveTopLevel(key, scope: scope, in: family, body)
@@ -140,7 +219,8 @@ final class Resolver {
         if activeFamilyID != 0 || isClosing {
             return withSpare { $0.resolveTopLevel(key, scope: scope, in: family, body) }
         }
-        openGraph(for: family)
+        activeFamilyID = family.id
+        generation &+= 1
         let result = resolveInGraph(key, scope: scope, in: family, body)
         closeGraph()
         return result
@@ -156,18 +236,92 @@ final class Resolver {
         if scope.kind == .singleton {
             return buildSingleton(key, in: family, body)
         }
-        let index = enter(key, scope: scope.kind)
-        if index < 0 {
-            return instance(at: ~index).get(as: T.self)
+        if scope.kind == .prototype {
+            return resolvePrototype(key, body)
         }
-        let result = body(Definition(resolver: self, entry: index, frame: frameCount - 1, generation: generation))
-        leave(index, with: Instance(result))
-        return result
+        return resolveShared(key, scope: scope.kind, body)
     }
 
-    @usableFromInline
-    func instance(at index: Int) -> Instance {
-        entries[index].instance
+    /// Resolves an object-graph definition. The two common cases are inlined into the caller: the
+    /// instance is already in this graph, or a definition this thread has read before is read for
+    /// the first time in this graph. Everything else goes through ``enter(_:hash:scope:)``.
+    @inlinable
+    func resolveShared<T>(_ key: DefinitionKey, scope: Scope.Kind, _ body: (Definition<T>) -> T) -> T {
+        let hash = key.hashBits
+        return withUnsafePointer(to: key) { key in
+            var step: Int
+            let (found, _) = keys.find(key, hash: hash)
+            if found >= 0 && !entries[found].isSpecial && scope == .objectGraph {
+                let entry = entries + found
+                if entry.pointee.generation == generation {
+                    guard entry.pointee.state == .done else { return reused(~enter(key, hash: hash, scope: scope), as: T.self) }
+                    return reused(found << 1 | 1, as: T.self)
+                }
+                if touchedCount == touchedCapacity || frameCount == frameCapacity || frameCount + 1 == nextCycleCheck {
+                    step = enter(key, hash: hash, scope: scope)
+                } else {
+                    entry.pointee.generation = generation
+                    entry.pointee.scope = scope
+                    entry.pointee.state = .building
+                    entry.pointee.value = -1
+                    touched[touchedCount] = Int32(found)
+                    touchedCount += 1
+                    serial &+= 1
+                    step = frameCount
+                    (frames + step).initialize(
+                        to: Frame(key: key, entry: Int32(found), scope: scope, value: -1, serial: serial, object: nil)
+                    )
+                    entry.pointee.frame = Int32(step)
+                    frameCount = step + 1
+                }
+            } else {
+                step = enter(key, hash: hash, scope: scope)
+                if step < 0 {
+                    return reused(~step, as: T.self)
+                }
+            }
+            let result = body(Definition(resolver: self, frame: step, serial: serial))
+            if isReference(T.self) && !frames[step].hasInstance {
+                frameCount = step
+                let entry = entries + Int(frames[step].entry)
+                (frames + step).deinitialize(count: 1)
+                entry.pointee.state = .done
+                entry.pointee.object = unsafeBitCast(result, to: AnyObject.self)
+            } else {
+                leave(step, returning: result)
+            }
+            return result
+        }
+    }
+
+    /// A prototype builds a new instance, except when it is read straight back from one of its
+    /// direct dependencies while it is being wired: then it is that instance.
+    @inlinable
+    func resolvePrototype<T>(_ key: DefinitionKey, _ body: (Definition<T>) -> T) -> T {
+        withUnsafePointer(to: key) { key in
+            let top = frameCount - 1
+            if key.pointee.isExplicit || (top >= 0 && DefinitionKey.same(frames[top].key, key)) {
+                checkPrototypeRead(key)
+            }
+            if top >= 1 && DefinitionKey.same(frames[top - 1].key, key) {
+                return reused(backReference(to: top - 1, key), as: T.self)
+            }
+            if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck {
+                prepareToPushDeeper()
+            }
+            serial &+= 1
+            let frame = frameCount
+            (frames + frame).initialize(to: Frame(key: key, entry: -1, scope: .prototype, value: -1, serial: serial, object: nil))
+            frameCount = frame + 1
+            let result = body(Definition(resolver: self, frame: frame, serial: serial))
+            frameCount = frame
+            if frames[frame].hasInstance {
+                leave(frame, returning: result)
+            } else {
+                (frames + frame).deinitialize(count: 1)
+            }
+            return result
+        }
     }
 
     @usableFromInline
@@ -177,29 +331,26 @@ final class Resolver {
         if let built = family.singleton(for: key) {
             return unboxSingleton(checked(built, key), as: T.self)
         }
-        let index = enter(key, scope: .singleton)
-        if index < 0 {
-            return entries[~index].instance.get(as: T.self)
+        return withUnsafePointer(to: key) { keyPointer in
+            let step = enter(keyPointer, hash: key.hashBits, scope: .singleton)
+            if step < 0 {
+                return reused(~step, as: T.self)
+            }
+            singletonDepth += 1
+            let result = body(Definition(resolver: self, frame: step, serial: serial))
+            leave(step, returning: result)
+            singletonDepth -= 1
+            unpublishedSingletons.append((key, boxSingleton(result)))
+            if singletonDepth == 0 {
+                family.publish(unpublishedSingletons)
+                unpublishedSingletons.removeAll(keepingCapacity: true)
+            }
+            return result
         }
-        singletonDepth += 1
-        let result = body(Definition(resolver: self, entry: index, frame: frameCount - 1, generation: generation))
-        leave(index, with: Instance(result))
-        singletonDepth -= 1
-        unpublishedSingletons.append((key, boxSingleton(result)))
-        if singletonDepth == 0 {
-            family.publish(unpublishedSingletons)
-            unpublishedSingletons.removeAll(keepingCapacity: true)
-        }
-        return result
     }
 
-    /// A singleton already built for `family`, from this thread's cache or from the family.
-    @inlinable
-    func cachedSingleton<T>(_ key: DefinitionKey, in family: Family, as _: T.Type) -> T? {
-        guard let object = cachedSingletonObject(key, in: family) else { return nil }
-        return unboxSingleton(object, as: T.self)
-    }
-
+    /// The object of a singleton already built for `family` (see ``boxSingleton(_:)``), from this
+    /// thread's cache or, the first time, from the family.
     @usableFromInline
     func cachedSingletonObject(_ key: DefinitionKey, in family: Family) -> AnyObject? {
         let hash = key.hashBits
@@ -226,7 +377,7 @@ final class Resolver {
             cacheObjects = grown
         }
         let (_, slot) = cacheKeys.find(key, hash: hash)
-        let index = cacheKeys.insert(built.key, hash: hash, slot: slot)
+        let index = withUnsafePointer(to: built.key) { cacheKeys.insert($0, hash: hash, slot: slot) }
         cacheObjects[index] = Unmanaged.passUnretained(object)
         return object
     }
@@ -241,12 +392,6 @@ final class Resolver {
 
     // MARK: The graph's lifetime
 
-    @usableFromInline
-    func openGraph(for family: Family) {
-        activeFamilyID = family.id
-        generation &+= 1
-    }
-
     /// Ends the graph: the resolver keeps none of its instances.
     @usableFromInline
     func closeGraph() {
@@ -254,9 +399,17 @@ final class Resolver {
         // top-level resolution on the spare resolver.
         isClosing = true
         activeFamilyID = 0
-        let count = keys.count
-        keys.removeAll()
-        entries.deinitialize(count: count)
+        for index in 0..<touchedCount {
+            entries[Int(touched[index])].object = nil
+        }
+        touchedCount = 0
+        values.deinitialize(count: valueCount)
+        valueCount = 0
+        nextCycleCheck = Self.firstCycleCheck
+        if keys.count > Self.keyLimit {
+            entries.deinitialize(count: keys.count)
+            keys.removeAll()
+        }
         isClosing = false
     }
 
@@ -272,61 +425,146 @@ final class Resolver {
         return result
     }
 
+    // MARK: Instances
+
+    /// An instance to hand back again, found by ``enter(_:scope:)``, as the `T` it was stored as.
+    @inlinable
+    func reused<T>(_ source: Int, as _: T.Type) -> T {
+        if isReference(T.self) {
+            return unsafeBitCast(reusedObject(source).unsafelyUnwrapped, to: T.self)
+        }
+        return reusedValue(source) as! T
+    }
+
+    /// `source` is `index << 1 | 1` for an entry's built instance, `frame << 1` for one being wired.
+    @usableFromInline
+    func reusedObject(_ source: Int) -> AnyObject? {
+        source & 1 == 1 ? entries[source >> 1].object : frames[source >> 1].object
+    }
+
+    @usableFromInline
+    func reusedValue(_ source: Int) -> Any {
+        values[Int(source & 1 == 1 ? entries[source >> 1].value : frames[source >> 1].value)]
+    }
+
+    /// Stores a value that is not a class reference for the rest of the graph; returns its index.
+    @usableFromInline
+    func store(_ value: Any) -> Int32 {
+        if valueCount == valueCapacity {
+            let grown = UnsafeMutablePointer<Any>.allocate(capacity: valueCapacity * 2)
+            grown.moveInitialize(from: values, count: valueCount)
+            values.deallocate()
+            values = grown
+            valueCapacity *= 2
+        }
+        (values + valueCount).initialize(to: value)
+        valueCount += 1
+        return Int32(valueCount - 1)
+    }
+
+    private func identity(of object: AnyObject?, value: Int32) -> ObjectIdentifier? {
+        if let object { return ObjectIdentifier(object) }
+        return value >= 0 ? Assemblies.identity(of: values[Int(value)]) : nil
+    }
+
     // MARK: Entering and leaving definitions
 
-    /// Decides what a read of `key` does in the current graph: returns the entry's index after
-    /// pushing a frame to build it, or the complement (`~index`) of an entry whose instance to reuse.
-    /// Stops with a precise message when the read can't be served.
+    /// Decides what a read of a shared definition does in the current graph. Returns the index of a new frame to
+    /// build it in, or the complement (`~source`) of an instance to hand back again (see
+    /// ``reusedObject(_:)``). Stops with a precise message when the read can't be served.
     @usableFromInline
-    func enter(_ key: DefinitionKey, scope: Scope.Kind) -> Int {
-        if keys.isFull { growEntries() }
-        let hash = key.hashBits
-        let (found, slot) = keys.find(key, hash: hash)
-        guard found >= 0 else {
-            let index = keys.insert(key, hash: hash, slot: slot)
-            (entries + index).initialize(to: Entry(scope: scope, state: .idle, frame: -1, instance: Instance()))
-            return push(index)
+    func enter(_ key: UnsafePointer<DefinitionKey>, hash: UInt, scope: Scope.Kind) -> Int {
+        let found = entry(for: key, hash: hash, scope: scope)
+        let entry = entries + found
+        if entry.pointee.state == .building && entry.pointee.frame < 0 {
+            return push(key, entry: found, scope: scope)
         }
-        let entry = entries[found]
-        if key.isExplicit {
-            let first = keys.keys[found]
-            if ObjectIdentifier(first.type) != ObjectIdentifier(key.type) {
-                Failure.explicitKeyTypeMismatch(key, first: first)
-            }
-            if entry.scope != scope {
-                Failure.explicitKeyScopeMismatch(key, first: first, firstScope: entry.scope, scope: scope)
-            }
+        if key.pointee.isExplicit {
+            checkExplicitKey(key.pointee, at: found, scope: scope)
         }
-        switch entry.state {
-        case .idle:
-            return push(found)
-        case .done:
-            if key.isMethodWithParameters { Failure.methodReadTwice(key) }
-            return ~found
-        case .building:
-            let top = frameCount - 1
-            let frame = Int(entry.frame)
-            if scope == .prototype && frame != top - 1 {
-                // Not a back-reference from a direct dependency: a prototype builds a new instance,
-                // unless every definition since its outer instance is a prototype, which would
-                // build new instances forever.
-                if entry.instance.isEmpty && frame == top {
-                    Failure.initializerCycle(chain(from: frame, to: key))
-                }
-                if (frame...top).allSatisfy({ entries[Int(frames[$0].entry)].scope == .prototype }) {
-                    Failure.prototypeCycle(chain(from: frame, to: key))
-                }
-                return push(found)
+        if entry.pointee.state == .done {
+            if key.pointee.isMethodWithParameters { Failure.methodReadTwice(key.pointee) }
+            return ~(found << 1 | 1)
+        }
+        let frame = Int(entry.pointee.frame)
+        if !frames[frame].hasInstance {
+            Failure.initializerCycle(chain(from: frame, to: key.pointee))
+        }
+        if key.pointee.isMethodWithParameters { Failure.methodReadTwice(key.pointee) }
+        return ~(frame << 1)
+    }
+
+    /// The index of `key`'s entry in the current graph. An entry first read in this graph is
+    /// returned as `.building` with no frame, in `scope` (or `.prototype` state for a prototype).
+    private func entry(for key: UnsafePointer<DefinitionKey>, hash: UInt, scope: Scope.Kind) -> Int {
+        var (found, slot) = keys.find(key, hash: hash)
+        if found < 0 {
+            if keys.isFull {
+                growEntries()
+                slot = keys.find(key, hash: hash).slot
             }
-            if entry.instance.isEmpty {
-                Failure.initializerCycle(chain(from: frame, to: key))
+            found = keys.insert(key, hash: hash, slot: slot)
+            (entries + found).initialize(
+                to: Entry(
+                    scope: scope,
+                    state: .done,
+                    frame: -1,
+                    value: -1,
+                    generation: 0,
+                    object: nil,
+                    isSpecial: key.pointee.isExplicit || key.pointee.isMethodWithParameters
+                )
+            )
+        }
+        let entry = entries + found
+        if entry.pointee.generation != generation {
+            entry.pointee.generation = generation
+            entry.pointee.scope = scope
+            entry.pointee.state = scope == .prototype ? .prototype : .building
+            entry.pointee.frame = -1
+            entry.pointee.value = -1
+            if key.pointee.isExplicit {
+                keys.replaceKey(at: found, with: key)
             }
-            if key.isMethodWithParameters { Failure.methodReadTwice(key) }
-            return ~found
+            if touchedCount == touchedCapacity {
+                let grown = UnsafeMutablePointer<Int32>.allocate(capacity: touchedCapacity * 2)
+                grown.moveInitialize(from: touched, count: touchedCount)
+                touched.deallocate()
+                touched = grown
+                touchedCapacity *= 2
+            }
+            touched[touchedCount] = Int32(found)
+            touchedCount += 1
+        }
+        return found
+    }
+
+    /// Checks a prototype read that may be misuse: an explicit key, or a prototype reading itself.
+    @usableFromInline
+    func checkPrototypeRead(_ key: UnsafePointer<DefinitionKey>) {
+        if key.pointee.isExplicit { checkExplicitPrototypeKey(key) }
+        let top = frameCount - 1
+        if top >= 0 && DefinitionKey.same(frames[top].key, key) {
+            // Reading itself: every new instance would read itself again.
+            if frames[top].hasInstance {
+                Failure.prototypeCycle(chain(from: top, to: key.pointee))
+            }
+            Failure.initializerCycle(chain(from: top, to: key.pointee))
         }
     }
 
-    private func push(_ index: Int) -> Int {
+    /// The source of the in-flight instance a back-reference gets; it must have been registered.
+    @usableFromInline
+    func backReference(to frame: Int, _ key: UnsafePointer<DefinitionKey>) -> Int {
+        if !frames[frame].hasInstance {
+            Failure.initializerCycle(chain(from: frame, to: key.pointee))
+        }
+        return frame << 1
+    }
+
+    /// Makes room for one more frame, and looks for a cycle of prototypes at each doubling depth.
+    @usableFromInline
+    func prepareToPushDeeper() {
         if frameCount == frameCapacity {
             let grown = UnsafeMutablePointer<Frame>.allocate(capacity: frameCapacity * 2)
             grown.moveInitialize(from: frames, count: frameCount)
@@ -334,63 +572,108 @@ final class Resolver {
             frames = grown
             frameCapacity *= 2
         }
-        let entry = entries + index
-        (frames + frameCount).initialize(
-            to: Frame(
-                entry: Int32(index),
-                shadowedFrame: entry.pointee.frame,
-                shadowedState: entry.pointee.state,
-                shadowed: entry.pointee.instance
-            )
+        if frameCount + 1 == nextCycleCheck {
+            checkForPrototypeCycle()
+        }
+    }
+
+    private func push(_ key: UnsafePointer<DefinitionKey>, entry: Int, scope: Scope.Kind) -> Int {
+        if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck {
+            prepareToPushDeeper()
+        }
+        serial &+= 1
+        let index = frameCount
+        (frames + index).initialize(
+            to: Frame(key: key, entry: Int32(entry), scope: scope, value: -1, serial: serial, object: nil)
         )
-        entry.pointee.state = .building
-        entry.pointee.frame = Int32(frameCount)
-        entry.pointee.instance = Instance()
+        entries[entry].frame = Int32(index)
         frameCount += 1
         return index
     }
 
-    /// Finishes building the entry at `index` with the instance its body returned.
-    @usableFromInline
-    func leave(_ index: Int, with result: Instance) {
-        frameCount -= 1
-        let frame = (frames + frameCount).move()
-        let entry = entries + index
-        let registered = entry.pointee.instance
-        if !registered.isEmpty && (registered.object !== result.object || registered.object == nil)
-            && registered.identity != result.identity
-        {
-            Failure.returnedOtherObject(keys.keys[index])
-        }
-        if entry.pointee.scope == .prototype {
-            entry.pointee.state = frame.shadowedState
-            entry.pointee.frame = frame.shadowedFrame
-            entry.pointee.instance = frame.shadowed
-        } else {
-            entry.pointee.state = .done
-            entry.pointee.frame = -1
-            entry.pointee.instance = result
+    /// A cycle made only of prototypes builds new instances forever, so the stack keeps growing.
+    /// Each time it doubles past ``firstCycleCheck``, look for the top definition further down with
+    /// only prototypes in between.
+    private func checkForPrototypeCycle() {
+        nextCycleCheck *= 2
+        let top = frameCount - 1
+        var frame = top - 1
+        while frame >= 0 && frames[frame + 1].scope == .prototype {
+            if frames[frame].key.pointee.matches(frames[top].key.pointee) {
+                // Report the cycle from where it was first entered.
+                let period = top - frame
+                var start = frame
+                while start > 0 && frames[start - 1].key.pointee.matches(frames[start - 1 + period].key.pointee) {
+                    start -= 1
+                }
+                Failure.prototypeCycle((start...(start + period)).map { frames[$0].key.pointee })
+            }
+            frame -= 1
         }
     }
 
-    /// Puts `instance` into the graph under the entry being built by a ``Definition``.
+    /// Finishes building the frame at `index` with the instance its body returned.
+    @inlinable
+    func leave<T>(_ frame: Int, returning result: T) {
+        if isReference(T.self) {
+            leave(frame, object: unsafeBitCast(result, to: AnyObject.self), value: -1)
+        } else {
+            leave(frame, object: nil, value: isPrototype(frame) ? -1 : store(result))
+        }
+    }
+
     @usableFromInline
-    func register(_ instance: Instance, entry index: Int, frame: Int, generation: UInt64) {
-        guard generation == self.generation, index < keys.count, frame < frameCount,
-            entries[index].state == .building, Int(entries[index].frame) == frame
-        else {
+    func isPrototype(_ frame: Int) -> Bool {
+        frames[frame].scope == .prototype
+    }
+
+    @usableFromInline
+    func leave(_ index: Int, object: AnyObject?, value: Int32) {
+        frameCount = index
+        let frame = (frames + index).move()
+        if frame.hasInstance && (object != nil || value >= 0) {
+            let same =
+                object != nil
+                ? frame.object === object
+                : identity(of: frame.object, value: frame.value) == identity(of: nil, value: value)
+            if !same { Failure.returnedOtherObject(frame.key.pointee) }
+        }
+        if frame.entry >= 0 {
+            let entry = entries + Int(frame.entry)
+            entry.pointee.state = .done
+            entry.pointee.value = value
+            entry.pointee.object = object
+        }
+    }
+
+    /// Puts `instance` into the graph as the instance of the frame a ``Definition`` belongs to.
+    @inlinable
+    func register<T>(_ instance: T, frame: Int, serial: UInt64) {
+        if isReference(T.self) {
+            register(object: unsafeBitCast(instance, to: AnyObject.self), value: -1, frame: frame, serial: serial)
+        } else {
+            register(object: nil, value: store(instance), frame: frame, serial: serial)
+        }
+    }
+
+    @usableFromInline
+    func register(object: AnyObject?, value: Int32, frame index: Int, serial: UInt64) {
+        guard index < frameCount, frames[index].serial == serial else {
             Failure.definitionUsedOutsideItsBody()
         }
-        let entry = entries + index
-        if !entry.pointee.instance.isEmpty {
-            let same = entry.pointee.instance.identity != nil && entry.pointee.instance.identity == instance.identity
-            if !same { Failure.registeredTwice(keys.keys[index]) }
+        let frame = frames + index
+        if frame.pointee.hasInstance {
+            let registered = identity(of: frame.pointee.object, value: frame.pointee.value)
+            if registered == nil || registered != identity(of: object, value: value) {
+                Failure.registeredTwice(frame.pointee.key.pointee)
+            }
         }
-        entry.pointee.instance = instance
+        frame.pointee.object = object
+        frame.pointee.value = value
     }
 
     @usableFromInline
-    func key(of index: Int) -> DefinitionKey { keys.keys[index] }
+    func key(ofFrame index: Int) -> DefinitionKey { frames[index].key.pointee }
 
     private func growEntries() {
         let count = keys.count
@@ -403,36 +686,60 @@ final class Resolver {
 
     /// The definitions from `frame` to the top of the stack, then `key` read again.
     private func chain(from frame: Int, to key: DefinitionKey) -> [DefinitionKey] {
-        (frame..<frameCount).map { keys.keys[Int(frames[$0].entry)] } + [key]
+        (frame..<frameCount).map { frames[$0].key.pointee } + [key]
+    }
+
+    private func checkExplicitKey(_ key: DefinitionKey, at index: Int, scope: Scope.Kind) {
+        let first = keys.keys[index]
+        if ObjectIdentifier(first.type) != ObjectIdentifier(key.type) {
+            Failure.explicitKeyTypeMismatch(key, first: first)
+        }
+        if entries[index].scope != scope {
+            Failure.explicitKeyScopeMismatch(key, first: first, firstScope: entries[index].scope, scope: scope)
+        }
+    }
+
+    /// An explicit key names one slot whatever its scope, so a prototype's is checked like the others'.
+    private func checkExplicitPrototypeKey(_ key: UnsafePointer<DefinitionKey>) {
+        let found = entry(for: key, hash: key.pointee.hashBits, scope: .prototype)
+        checkExplicitKey(key.pointee, at: found, scope: .prototype)
     }
 
     // MARK: Existing objects
 
     /// Every instance of the current graph of `family` that lookups may see: object-graph instances,
     /// and instances still being wired, of any scope.
-    func visibleInstances(in family: Family) -> [(key: DefinitionKey, instance: Instance)] {
+    func visibleInstances(in family: Family) -> [(key: DefinitionKey, instance: Any)] {
         guard activeFamilyID == family.id else { return [] }
-        var visible: [(key: DefinitionKey, instance: Instance)] = []
-        for index in 0..<keys.count {
-            let entry = entries[index]
-            let isVisible =
-                (entry.state == .done && entry.scope == .objectGraph) || (entry.state == .building && !entry.instance.isEmpty)
-            if isVisible { visible.append((keys.keys[index], entry.instance)) }
+        var visible: [(key: DefinitionKey, instance: Any)] = []
+        func add(_ key: DefinitionKey, _ object: AnyObject?, _ value: Int32) {
+            if let object {
+                visible.append((key, object))
+            } else if value >= 0 {
+                visible.append((key, values[Int(value)]))
+            }
         }
-        for frame in 0..<frameCount where frames[frame].shadowedState == .building && !frames[frame].shadowed.isEmpty {
-            visible.append((keys.keys[Int(frames[frame].entry)], frames[frame].shadowed))
+        for touchedIndex in 0..<touchedCount {
+            let index = Int(touched[touchedIndex])
+            if entries[index].state == .done && entries[index].scope == .objectGraph {
+                add(keys.keys[index], entries[index].object, entries[index].value)
+            }
+        }
+        for frame in 0..<frameCount {
+            add(frames[frame].key.pointee, frames[frame].object, frames[frame].value)
         }
         return visible
     }
 
     func existingObject<T>(matching _: T.Type, in family: Family) -> T? {
-        var match: (key: DefinitionKey, value: T, identity: ObjectIdentifier?)?
+        var match: (value: T, identity: ObjectIdentifier?)?
         var candidates: [DefinitionKey] = []
         for (key, instance) in visibleInstances(in: family) {
-            guard let value = instance.any as? T else { continue }
-            if let match, match.identity != nil, match.identity == instance.identity { continue }
+            guard let value = instance as? T else { continue }
+            let identity = Assemblies.identity(of: instance)
+            if let match, match.identity != nil, match.identity == identity { continue }
             candidates.append(key)
-            if match == nil { match = (key, value, instance.identity) }
+            if match == nil { match = (value, identity) }
         }
         if candidates.count > 1 { Failure.ambiguousMatch(T.self, candidates: candidates) }
         return match?.value
@@ -441,14 +748,13 @@ final class Resolver {
     func existingObject<T>(withKey key: DefinitionKey, as _: T.Type, in family: Family) -> T? {
         guard activeFamilyID == family.id else { return nil }
         let (index, _) = keys.find(key, hash: key.hashBits)
-        guard index >= 0 else { return nil }
+        guard index >= 0, entries[index].generation == generation else { return nil }
         let first = keys.keys[index]
         if ObjectIdentifier(first.type) != ObjectIdentifier(T.self) {
             Failure.explicitKeyTypeMismatch(key, first: first)
         }
-        let entry = entries[index]
-        let isVisible = entry.state == .done || (entry.state == .building && !entry.instance.isEmpty)
-        return isVisible ? entry.instance.get(as: T.self) : nil
+        let visible = visibleInstances(in: family).last { $0.key.matches(key) }
+        return visible.map { $0.instance as! T }
     }
 
     // MARK: Collaborators
