@@ -92,11 +92,10 @@ open class Assembly: @unchecked Sendable {
     ) -> T {
         let definitionKey = DefinitionKey(
             assembly: type(of: self),
-            name: key ?? function,
             member: function,
             type: T.self,
-            argument: nil,
-            isExplicit: key != nil
+            explicitKey: key,
+            argument: nil
         )
         return Resolver.withCurrent(key: family.resolverKey) { $0.resolve(definitionKey, scope: scope, in: family, body) }
     }
@@ -155,11 +154,10 @@ open class Assembly: @unchecked Sendable {
     ) -> T {
         let definitionKey = DefinitionKey(
             assembly: type(of: self),
-            name: key ?? function,
             member: function,
             type: T.self,
-            argument: ObjectIdentifier(existing),
-            isExplicit: key != nil
+            explicitKey: key,
+            argument: existing
         )
         return Resolver.withCurrent(key: family.resolverKey) {
             $0.resolve(definitionKey, scope: scope, in: family) { (definition: Definition<T>) in
@@ -221,11 +219,10 @@ open class Assembly: @unchecked Sendable {
     public final func existingObject<T>(withKey key: StaticString) -> T? {
         let definitionKey = DefinitionKey(
             assembly: type(of: self),
-            name: key,
             member: #function,
             type: T.self,
-            argument: nil,
-            isExplicit: true
+            explicitKey: key,
+            argument: nil
         )
         return Resolver.withCurrent { $0.existingObject(withKey: definitionKey, as: T.self, in: family) }
     }

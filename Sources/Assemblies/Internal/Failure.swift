@@ -42,7 +42,7 @@ enum Failure {
     static func explicitKeyTypeMismatch(_ key: DefinitionKey, first: DefinitionKey) -> Never {
         stop(
             """
-            the key "\(key.name)" is used for two types: \(first.description) defines it as \
+            the key "\(key.nameDescription)" is used for two types: \(first.description) defines it as \
             \(first.type), and \(key.description) reads it as \(key.type). An explicit key names one \
             slot for the whole family of assemblies. To fix this, give one of the definitions a \
             different key.
@@ -58,7 +58,7 @@ enum Failure {
     ) -> Never {
         stop(
             """
-            the key "\(key.name)" is used with two scopes: \(first.description) defines it as \
+            the key "\(key.nameDescription)" is used with two scopes: \(first.description) defines it as \
             .\(Scope(firstScope)) and \(key.description) as .\(Scope(scope)). An explicit key names \
             one slot for the whole family of assemblies. To fix this, use the same scope or a \
             different key.

@@ -35,6 +35,7 @@ struct KeyTable {
 
     /// The index of `key`, or -1 with the slot where it would go.
     @inlinable
+    @inline(__always)
     func find(_ key: UnsafePointer<DefinitionKey>, hash: UInt) -> (index: Int, slot: Int) {
         var slot = Int(truncatingIfNeeded: hash) & slotMask
         while true {

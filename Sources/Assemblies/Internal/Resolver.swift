@@ -135,11 +135,11 @@ final class Resolver {
     /// when it returns: a singleton built inside a cycle may point at one still being wired, and no
     /// other thread may see either before both are done.
     @exclusivity(unchecked) var unpublishedSingletons: [(key: DefinitionKey, object: AnyObject)] = []
-    @exclusivity(unchecked) private var cacheFamilyID: UInt64 = 0
-    @exclusivity(unchecked) private var cacheKeys = KeyTable(capacity: 8)
+    @usableFromInline @exclusivity(unchecked) var cacheFamilyID: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var cacheKeys = KeyTable(capacity: 8)
     /// Unretained: the family keeps its singletons alive, and the cache is only read for a family
     /// that a live assembly holds (``cacheFamilyID`` is unique per family).
-    @exclusivity(unchecked) private var cacheObjects: UnsafeMutablePointer<Unmanaged<AnyObject>>
+    @usableFromInline @exclusivity(unchecked) var cacheObjects: UnsafeMutablePointer<Unmanaged<AnyObject>>
 
     // MARK: Other state
 
@@ -175,6 +175,7 @@ final class Resolver {
     /// - Parameter key: ``resolverKey``, passed in by callers that have it at hand without the
     ///   lazy-global check that reading the global costs.
     @inlinable
+    @inline(__always)
     static func withCurrent<Result>(key: pthread_key_t = resolverKey, _ body: (Resolver) -> Result) -> Result {
         if let raw = pthread_getspecific(key) {
             return Unmanaged<Resolver>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
@@ -194,14 +195,24 @@ final class Resolver {
 
     /// Resolves one read of a definition.
     @inlinable
+    @inline(__always)
     func resolve<T>(
         _ key: DefinitionKey,
         scope: Scope,
         in family: Family,
         _ body: (Definition<T>) -> T
     ) -> T {
-        if scope.kind == .singleton, let cached = cachedSingletonObject(key, in: family) {
-            return unboxSingleton(cached, as: T.self)
+        if scope.kind == .singleton {
+            // The common case, inlined: a default-keyed singleton this thread has read before.
+            if cacheFamilyID == family.id && !key.isExplicit {
+                let index = withUnsafePointer(to: key) { cacheKeys.find($0, hash: key.hashBits).index }
+                if index >= 0 {
+                    return unboxSingleton(cacheObjects[index].takeUnretainedValue(), as: T.self)
+                }
+            }
+            if let cached = cachedSingletonObject(key, in: family) {
+                return unboxSingleton(cached, as: T.self)
+            }
         }
         if activeFamilyID != family.id {
             return resolveTopLevel(key, scope: scope, in: family, body)
@@ -227,6 +238,7 @@ final class Resolver {
     }
 
     @inlinable
+    @inline(__always)
     func resolveInGraph<T>(
         _ key: DefinitionKey,
         scope: Scope,
@@ -246,6 +258,7 @@ final class Resolver {
     /// instance is already in this graph, or a definition this thread has read before is read for
     /// the first time in this graph. Everything else goes through ``enter(_:hash:scope:)``.
     @inlinable
+    @inline(__always)
     func resolveShared<T>(_ key: DefinitionKey, scope: Scope.Kind, _ body: (Definition<T>) -> T) -> T {
         let hash = key.hashBits
         return withUnsafePointer(to: key) { key in
@@ -297,6 +310,7 @@ final class Resolver {
     /// A prototype builds a new instance, except when it is read straight back from one of its
     /// direct dependencies while it is being wired: then it is that instance.
     @inlinable
+    @inline(__always)
     func resolvePrototype<T>(_ key: DefinitionKey, _ body: (Definition<T>) -> T) -> T {
         withUnsafePointer(to: key) { key in
             let top = frameCount - 1
