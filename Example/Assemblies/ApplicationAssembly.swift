@@ -39,7 +39,7 @@ class ApplicationAssembly: Assembly, @unchecked Sendable {
     /// - Parameter delegate: The app delegate to wire.
     /// - Returns: `delegate`, wired.
     func inject(_ delegate: AppDelegate) -> AppDelegate {
-        define(injecting: delegate) { _ in
+        define(injecting: delegate) {
             delegate.cityStore = self.core.cityStore
             delegate.theme = self.themes.currentTheme
             delegate.rootController = self.viewControllers.rootController

@@ -167,6 +167,36 @@ open class Assembly: @unchecked Sendable {
         }
     }
 
+    /// Defines how an object built outside the framework is wired, when the body needs no
+    /// ``Definition``: the object is already registered.
+    ///
+    /// ```swift
+    /// func inject(_ delegate: AppDelegate) -> AppDelegate {
+    ///     define(injecting: delegate) {
+    ///         delegate.rootController = self.rootController   // may point back to the delegate
+    ///         return delegate
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: An explicit key shared by the whole family; by default the definition site.
+    ///   - scope: How long the wiring is shared; ``Scope/objectGraph`` by default.
+    ///   - existing: The object to wire.
+    ///   - function: The member that defines the injection. Leave the default.
+    ///   - body: Wires `existing` and returns it.
+    /// - Returns: `existing`, wired.
+    @inlinable
+    public final func define<T: AnyObject>(
+        withKey key: StaticString? = nil,
+        scope: Scope = .objectGraph,
+        injecting existing: T,
+        function: StaticString = #function,
+        _ body: () -> T
+    ) -> T {
+        define(withKey: key, scope: scope, injecting: existing, function: function) { (_: Definition<T>) in body() }
+    }
+
     // MARK: Collaborators
 
     /// Another assembly of this family, created on first use.

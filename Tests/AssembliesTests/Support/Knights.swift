@@ -55,7 +55,7 @@ class KnightsAssembly: Assembly, @unchecked Sendable {
     }
 
     func inject(_ squire: Squire) -> Squire {
-        define(injecting: squire) { _ in
+        define(injecting: squire) {
             counter.tick()
             squire.master = self.knight
             return squire

@@ -1,0 +1,136 @@
+// BEGIN README QUICK START
+import Assemblies
+
+final class Roastery {}
+
+final class Cup {}
+
+final class Barista {
+    let roastery: Roastery
+    weak var cafe: Cafe?  // the cafe she works at: a back-reference
+
+    init(roastery: Roastery) {
+        self.roastery = roastery
+    }
+}
+
+final class Cafe {
+    var barista: Barista?
+    var cups: [Cup] = []
+}
+
+final class CafeAssembly: Assembly, @unchecked Sendable {
+    var cafe: Cafe {
+        define { definition in
+            let cafe = definition *~> Cafe()  // registered first, so the barista can point back
+            cafe.barista = self.barista
+            cafe.cups = [self.cup, self.cup]
+            return cafe
+        }
+    }
+
+    var barista: Barista {
+        define { definition in
+            let barista = definition *~> Barista(roastery: self.roastery)
+            barista.cafe = self.cafe  // the cafe being wired above: the cycle closes
+            return barista
+        }
+    }
+
+    var cup: Cup { define(scope: .prototype) { Cup() } }  // a new cup on every read
+
+    var roastery: Roastery { define(scope: .singleton) { Roastery() } }  // one per assembly family
+}
+
+func openTheCafe() {
+    let assembly = CafeAssembly()
+    let cafe = assembly.cafe  // one object graph, built and wired
+
+    print(cafe.barista?.cafe === cafe)  // true: the cycle closed on this cafe
+    print(cafe.cups[0] === cafe.cups[1])  // false: a prototype is new on every read
+    print(cafe.barista?.roastery === assembly.roastery)  // true: one singleton per assembly family
+    print(assembly.cafe === cafe)  // false: each read from outside builds a new graph
+}
+// END README QUICK START
+
+// swift-format-ignore: OrderedImports
+// The README's quick start opens this file verbatim, its `import Assemblies` included, so this
+// import comes after it. `.ci/check-readme.sh` checks that the two stay byte-identical.
+import Testing
+
+// The other README snippets, compiled against the quick start's classes.
+
+extension CafeAssembly {
+    func inject(_ cafe: Cafe) -> Cafe {
+        define(injecting: cafe) { _ in
+            cafe.cups = [self.cup, self.cup]  // wires the cafe passed in; never builds another
+            return cafe
+        }
+    }
+}
+
+final class Delivery {
+    let roastery: Roastery
+
+    init(roastery: Roastery) {
+        self.roastery = roastery
+    }
+}
+
+final class DeliveryAssembly: Assembly, @unchecked Sendable {
+    var cafes: CafeAssembly { collaborator() }
+
+    var delivery: Delivery { define { Delivery(roastery: self.cafes.roastery) } }
+}
+
+/// The README's quick start does what its comments say.
+@Suite("README")
+struct ReadmeTests {
+    @Test func theQuickStartRuns() {
+        openTheCafe()
+    }
+
+    @Test func theCycleClosesOnOneCafe() throws {
+        let assembly = CafeAssembly()
+        let cafe = assembly.cafe
+        let barista = try #require(cafe.barista)
+        #expect(barista.cafe === cafe)
+    }
+
+    @Test func aPrototypeIsNewOnEveryRead() {
+        let assembly = CafeAssembly()
+        let cafe = assembly.cafe
+        #expect(cafe.cups.count == 2)
+        #expect(cafe.cups[0] !== cafe.cups[1])
+        #expect(assembly.cup !== assembly.cup)
+    }
+
+    @Test func theSingletonIsOnePerFamily() {
+        let assembly = CafeAssembly()
+        let cafe = assembly.cafe
+        #expect(cafe.barista?.roastery === assembly.roastery)
+        #expect(assembly.cafe.barista?.roastery === assembly.roastery)
+        #expect(CafeAssembly().roastery !== assembly.roastery)
+    }
+
+    @Test func eachReadFromOutsideBuildsANewGraph() {
+        let assembly = CafeAssembly()
+        let cafe = assembly.cafe
+        let again = assembly.cafe
+        #expect(again !== cafe)
+        #expect(again.barista !== cafe.barista)
+        #expect(again.barista?.cafe === again)
+    }
+
+    @Test func injectionWiresTheObjectPassedIn() {
+        let assembly = CafeAssembly()
+        let cafe = Cafe()
+        #expect(assembly.inject(cafe) === cafe)
+        #expect(cafe.cups.count == 2)
+    }
+
+    @Test func aCollaboratorSharesTheFamilysSingletons() {
+        let assembly = DeliveryAssembly()
+        #expect(assembly.delivery.roastery === assembly.cafes.roastery)
+    }
+}
