@@ -105,6 +105,25 @@ final class MisuseAssembly: Assembly, @unchecked Sendable {
         }
     }
 
+    var mirror: Loop {
+        define(scope: .prototype) { definition in
+            let loop = definition *~> Loop()
+            loop.next = self.mirror
+            return loop
+        }
+    }
+
+    var twice: Loop {
+        define { definition in
+            definition *~> Loop()
+            return definition *~> Loop()
+        }
+    }
+
+    var sharedRide: Loop { define(withKey: "shared-ride") { Loop() } }
+    var singletonRide: Loop { define(withKey: "shared-ride", scope: .singleton) { Loop() } }
+    var bothSharedRides: (Loop, Loop) { define { (self.sharedRide, self.singletonRide) } }
+
     nonisolated(unsafe) static var kept: Definition<Loop>?
 
     var leaky: Loop {
@@ -196,6 +215,30 @@ private func stderr(of result: ExitTest.Result?) -> String {
         #expect(message.contains("found several instances of Loop"))
         #expect(message.contains("MisuseAssembly.ambiguous"))
         #expect(message.contains("MisuseAssembly.ambiguousNeighbour"))
+    }
+
+    @Test func aPrototypeThatReadsItselfStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseAssembly().mirror
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("circular dependency made only of prototypes: MisuseAssembly.mirror → MisuseAssembly.mirror"))
+    }
+
+    @Test func registeringTwoInstancesStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseAssembly().twice
+        }
+        #expect(stderr(of: result).contains("MisuseAssembly.twice registered two different instances"))
+    }
+
+    @Test func anExplicitKeyUsedWithTwoScopesStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseAssembly().bothSharedRides
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("the key \"shared-ride\" is used with two scopes"))
+        #expect(message.contains("MisuseAssembly.sharedRide (key \"shared-ride\") defines it as .objectGraph"))
     }
 
     @Test func aDefinitionKeptPastItsBodyStops() async {
