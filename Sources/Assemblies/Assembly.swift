@@ -97,7 +97,9 @@ open class Assembly: @unchecked Sendable {
             explicitKey: key,
             argument: nil
         )
-        return Resolver.withCurrent(key: family.resolverKey) { $0.resolve(definitionKey, scope: scope, in: family, body) }
+        return Resolver.withCurrent(key: family.resolverKey) {
+            $0.resolve(definitionKey, scope: scope, in: family, body)
+        }
     }
 
     /// Defines how the object this member returns is built, when it needs no registration.
@@ -238,7 +240,9 @@ open class Assembly: @unchecked Sendable {
 
     /// The instance defined with the explicit key `key` in the current object graph, or `nil`.
     ///
-    /// It sees what ``existingObjectByMatchingType()`` sees, by key rather than by type.
+    /// It sees what ``existingObjectByMatchingType()`` sees, by key rather than by type. Asking for
+    /// a type other than the one the key was defined with stops the program, like any other use of
+    /// one explicit key for two types.
     ///
     /// ```swift
     /// let castle: Castle? = existingObject(withKey: "camelot")

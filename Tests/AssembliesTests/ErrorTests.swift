@@ -124,6 +124,8 @@ final class MisuseAssembly: Assembly, @unchecked Sendable {
     var singletonRide: Loop { define(withKey: "shared-ride", scope: .singleton) { Loop() } }
     var bothSharedRides: (Loop, Loop) { define { (self.sharedRide, self.singletonRide) } }
 
+    func namedLoop(_ name: String) -> Loop { define(scope: .singleton) { Loop() } }
+
     nonisolated(unsafe) static var kept: Definition<Loop>?
 
     var leaky: Loop {
@@ -169,7 +171,9 @@ private func stderr(of result: ExitTest.Result?) -> String {
         }
         let message = stderr(of: result)
         #expect(message.contains("circular dependency made only of prototypes"))
-        #expect(message.contains("MisuseAssembly.ping → MisuseAssembly.pong → MisuseAssembly.pang → MisuseAssembly.ping"))
+        #expect(
+            message.contains("MisuseAssembly.ping → MisuseAssembly.pong → MisuseAssembly.pang → MisuseAssembly.ping")
+        )
         #expect(message.contains("To fix this, give one of these definitions the .objectGraph or .singleton scope"))
     }
 
@@ -217,12 +221,25 @@ private func stderr(of result: ExitTest.Result?) -> String {
         #expect(message.contains("MisuseAssembly.ambiguousNeighbour"))
     }
 
+    @Test func aSingletonInAMethodWithParametersStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseAssembly().namedLoop("first")
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("MisuseAssembly.namedLoop(_:) is a singleton defined in a method with parameters"))
+        #expect(message.contains("To fix this, define the singleton in a property"))
+    }
+
     @Test func aPrototypeThatReadsItselfStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = MisuseAssembly().mirror
         }
         let message = stderr(of: result)
-        #expect(message.contains("circular dependency made only of prototypes: MisuseAssembly.mirror → MisuseAssembly.mirror"))
+        #expect(
+            message.contains(
+                "circular dependency made only of prototypes: MisuseAssembly.mirror → MisuseAssembly.mirror"
+            )
+        )
     }
 
     @Test func registeringTwoInstancesStops() async {

@@ -62,7 +62,7 @@ import Testing
 
 extension CafeAssembly {
     func inject(_ cafe: Cafe) -> Cafe {
-        define(injecting: cafe) { _ in
+        define(injecting: cafe) {
             cafe.cups = [self.cup, self.cup]  // wires the cafe passed in; never builds another
             return cafe
         }

@@ -33,7 +33,7 @@ private final class RegistrationAssembly: Assembly, @unchecked Sendable {
 
     var view: any ForecastView {
         define { definition in
-            let view = definition *~> ConsoleForecastView()   // the concrete type, wired as such
+            let view = definition *~> ConsoleForecastView()  // the concrete type, wired as such
             view.lines = ["registered as ConsoleForecastView"]
             view.presenter = self.presenter
             return view

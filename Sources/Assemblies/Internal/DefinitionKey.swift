@@ -34,7 +34,13 @@ struct DefinitionKey {
 
     @inlinable
     @inline(__always)
-    init(assembly: Assembly.Type, member: StaticString, type: Any.Type, explicitKey: StaticString?, argument: AnyObject?) {
+    init(
+        assembly: Assembly.Type,
+        member: StaticString,
+        type: Any.Type,
+        explicitKey: StaticString?,
+        argument: AnyObject?
+    ) {
         let name = explicitKey ?? member
         if name.hasPointerRepresentation {
             self.name = UnsafeRawPointer(name.utf8Start)
@@ -86,12 +92,15 @@ struct DefinitionKey {
             left.pointee.nameCount == right.pointee.nameCount
         else { return false }
         return left.pointee.name == right.pointee.name
-            || (left.pointee.nameCount > 0 && sameBytes(left.pointee.name, right.pointee.name, count: left.pointee.nameCount))
+            || (left.pointee.nameCount > 0
+                && sameBytes(left.pointee.name, right.pointee.name, count: left.pointee.nameCount))
     }
 
     @usableFromInline
     static func sameBytes(_ left: UnsafeRawPointer, _ right: UnsafeRawPointer, count: Int) -> Bool {
-        UnsafeRawBufferPointer(start: left, count: count).elementsEqual(UnsafeRawBufferPointer(start: right, count: count))
+        UnsafeRawBufferPointer(start: left, count: count).elementsEqual(
+            UnsafeRawBufferPointer(start: right, count: count)
+        )
     }
 
     /// Whether two keys name the same slot.

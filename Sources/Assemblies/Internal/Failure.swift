@@ -78,6 +78,17 @@ enum Failure {
         )
     }
 
+    static func singletonMethodWithParameters(_ key: DefinitionKey) -> Never {
+        stop(
+            """
+            \(key.description) is a singleton defined in a method with parameters, but its key \
+            can't tell the calls apart, so every later call would get the first call's instance. \
+            To fix this, define the singleton in a property, or make the parameter part of the key \
+            with `define(injecting: object)` when the method wires an object passed in.
+            """
+        )
+    }
+
     @usableFromInline
     static func registeredWrongType(_ key: DefinitionKey, object: Any.Type, expected: Any.Type) -> Never {
         stop(

@@ -114,7 +114,14 @@ final class Resolver {
         @usableFromInline var object: AnyObject?
 
         @inlinable
-        init(key: UnsafePointer<DefinitionKey>, entry: Int32, scope: Scope.Kind, value: Int32, serial: UInt64, object: AnyObject?) {
+        init(
+            key: UnsafePointer<DefinitionKey>,
+            entry: Int32,
+            scope: Scope.Kind,
+            value: Int32,
+            serial: UInt64,
+            object: AnyObject?
+        ) {
             self.key = key
             self.entry = entry
             self.scope = scope
@@ -267,7 +274,9 @@ final class Resolver {
             if found >= 0 && !entries[found].isSpecial && scope == .objectGraph {
                 let entry = entries + found
                 if entry.pointee.generation == generation {
-                    guard entry.pointee.state == .done else { return reused(~enter(key, hash: hash, scope: scope), as: T.self) }
+                    guard entry.pointee.state == .done else {
+                        return reused(~enter(key, hash: hash, scope: scope), as: T.self)
+                    }
                     return reused(found << 1 | 1, as: T.self)
                 }
                 if touchedCount == touchedCapacity || frameCount == frameCapacity || frameCount + 1 == nextCycleCheck {
@@ -325,7 +334,9 @@ final class Resolver {
             }
             serial &+= 1
             let frame = frameCount
-            (frames + frame).initialize(to: Frame(key: key, entry: -1, scope: .prototype, value: -1, serial: serial, object: nil))
+            (frames + frame).initialize(
+                to: Frame(key: key, entry: -1, scope: .prototype, value: -1, serial: serial, object: nil)
+            )
             frameCount = frame + 1
             let result = body(Definition(resolver: self, frame: frame, serial: serial))
             frameCount = frame
@@ -345,6 +356,7 @@ final class Resolver {
         if let built = family.singleton(for: key) {
             return unboxSingleton(checked(built, key), as: T.self)
         }
+        if key.isMethodWithParameters { Failure.singletonMethodWithParameters(key) }
         return withUnsafePointer(to: key) { keyPointer in
             let step = enter(keyPointer, hash: key.hashBits, scope: .singleton)
             if step < 0 {
