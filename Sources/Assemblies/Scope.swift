@@ -38,21 +38,24 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// prototype is being wired, a read that comes straight back from one of its direct dependencies
     /// (a back-reference such as `view.presenter`) gets the instance being wired; every other read
     /// builds a new one.
-    public static let prototype = Scope(.prototype)
+    @inlinable
+    public static var prototype: Scope { Scope(.prototype) }
 
     /// One instance per definition within one top-level resolution (the default).
     ///
     /// Every object built while a top-level read runs shares the instance, which is how circular
     /// dependencies close (`knight.quest.knight === knight`). The next top-level read starts a new
     /// graph, and nothing of the old one is retained by the assembly.
-    public static let objectGraph = Scope(.objectGraph)
+    @inlinable
+    public static var objectGraph: Scope { Scope(.objectGraph) }
 
     /// One instance per definition for a whole family of assemblies, built lazily on first read.
     ///
     /// The body runs exactly once, even under contention, and a cached singleton is returned before
     /// its body runs: a singleton is wired once and never re-wired. No thread sees a singleton before
     /// its body has returned.
-    public static let singleton = Scope(.singleton)
+    @inlinable
+    public static var singleton: Scope { Scope(.singleton) }
 
     /// Whether instances are shared (object graph and singleton) rather than built on every read.
     @inlinable

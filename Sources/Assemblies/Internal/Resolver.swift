@@ -274,10 +274,15 @@ final class Resolver {
             if found >= 0 && !entries[found].isSpecial && scope == .objectGraph {
                 let entry = entries + found
                 if entry.pointee.generation == generation {
-                    guard entry.pointee.state == .done else {
-                        return reused(~enter(key, hash: hash, scope: scope), as: T.self)
+                    if entry.pointee.state == .done {
+                        return reused(found << 1 | 1, as: T.self)
                     }
-                    return reused(found << 1 | 1, as: T.self)
+                    // A back-reference to an instance being wired.
+                    let frame = Int(entry.pointee.frame)
+                    if frames[frame].hasInstance {
+                        return reused(frame << 1, as: T.self)
+                    }
+                    return reused(~enter(key, hash: hash, scope: scope), as: T.self)
                 }
                 if touchedCount == touchedCapacity || frameCount == frameCapacity || frameCount + 1 == nextCycleCheck {
                     step = enter(key, hash: hash, scope: scope)
@@ -508,15 +513,16 @@ final class Resolver {
         if key.pointee.isExplicit {
             checkExplicitKey(key.pointee, at: found, scope: scope)
         }
+        let isMethodWithParameters = entry.pointee.isSpecial && key.pointee.isMethodWithParameters
         if entry.pointee.state == .done {
-            if key.pointee.isMethodWithParameters { Failure.methodReadTwice(key.pointee) }
+            if isMethodWithParameters { Failure.methodReadTwice(key.pointee) }
             return ~(found << 1 | 1)
         }
         let frame = Int(entry.pointee.frame)
         if !frames[frame].hasInstance {
             Failure.initializerCycle(chain(from: frame, to: key.pointee))
         }
-        if key.pointee.isMethodWithParameters { Failure.methodReadTwice(key.pointee) }
+        if isMethodWithParameters { Failure.methodReadTwice(key.pointee) }
         return ~(frame << 1)
     }
 
@@ -656,7 +662,7 @@ final class Resolver {
     @usableFromInline
     func leave(_ index: Int, object: AnyObject?, value: Int32) {
         frameCount = index
-        let frame = (frames + index).move()
+        var frame = (frames + index).move()
         if frame.hasInstance && (object != nil || value >= 0) {
             let same =
                 object != nil
@@ -668,7 +674,9 @@ final class Resolver {
             let entry = entries + Int(frame.entry)
             entry.pointee.state = .done
             entry.pointee.value = value
-            entry.pointee.object = object
+            // The frame's reference to a registered object moves to the entry: no extra retain,
+            // which matters for objects with weak references, whose counts live in a side table.
+            entry.pointee.object = frame.object != nil ? frame.object.take() : object
         }
     }
 

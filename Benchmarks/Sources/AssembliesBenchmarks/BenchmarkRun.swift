@@ -1,0 +1,279 @@
+// Runs every scenario — checks first, then interleaved timing, allocations, memory — and builds
+// the table.
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+struct BenchmarkRun {
+    let plan: MeasurementPlan
+    let isQuick: Bool
+    /// The groups of scenarios to run (see ``groups``); all of them when empty.
+    let only: Set<String>
+    private(set) var table = Table(header: [
+        "scenario",
+        "hand ns/op",
+        "Assemblies ns/op",
+        "Swinject ns/op",
+        "Assemblies ÷ hand",
+        "target",
+        "Swinject ÷ Assemblies",
+        "target",
+        "allocs/op h / A / S",
+        "target",
+        "alive after drop h / A / S",
+        "heap kept B/op h / A / S",
+    ])
+    /// Throughput of a CPU-only loop on two threads ÷ on one, measured with the thread scenario.
+    private(set) var machineParallelism: Summary?
+    /// Every target, and whether it is met.
+    private(set) var targets: [(scenario: String, target: String, met: Bool)] = []
+
+    /// The names `--only` accepts.
+    static let groups = ["chain", "diamond", "graph", "singleton", "cycle", "threads", "scaling"]
+
+    init(plan: MeasurementPlan, isQuick: Bool, only: Set<String>) {
+        self.plan = plan
+        self.isQuick = isQuick
+        self.only = only
+    }
+
+    /// The scenario of a single-scenario group, for `--profile`.
+    static func scenario(_ group: String) -> Scenario? {
+        switch group {
+        case "chain": Scenarios.prototypeChain()
+        case "diamond": Scenarios.diamond()
+        case "graph": Scenarios.application()
+        case "singleton": Scenarios.singleton()
+        case "cycle": Scenarios.cycle()
+        default: nil
+        }
+    }
+
+    private func includes(_ group: String) -> Bool {
+        only.isEmpty || only.contains(group)
+    }
+
+    mutating func runAll() {
+        for group in ["chain", "diamond", "graph", "singleton", "cycle"] where includes(group) {
+            let scenario = Self.scenario(group)!
+            progress("\(scenario.name): checking")
+            scenario.check()
+            progress("\(scenario.name): measuring")
+            let samples = measureInterleaved(scenario.subjects, plan: plan)
+            addRow(scenario, samples: samples)
+        }
+        if includes("threads") {
+            table.addSeparator()
+            runThreads()
+        }
+        if includes("scaling") {
+            table.addSeparator()
+            runScaling()
+        }
+    }
+
+    // MARK: Scenarios
+
+    private mutating func addRow(_ scenario: Scenario, samples: [[Double]], nodes: Int = 1, label: String? = nil) {
+        let name = label ?? scenario.name
+        let (h, a, s) = (
+            VariantKind.handWritten.rawValue, VariantKind.assemblies.rawValue, VariantKind.swinject.rawValue
+        )
+        let medians = samples.map { Summary($0).median }
+        let versusHandWritten = roundRatios(samples[a], samples[h])
+        let versusSwinject = roundRatios(samples[s], samples[a])
+
+        let heap = scenario.subjects.indices.map { index in
+            Allocations.cost(of: scenario.subjects[index].run, operations: operationsForCounting(medians[index]))
+        }
+        let alive = scenario.resolves.map { objectsAliveAfterDrop($0) }
+
+        var allocationTarget = "—"
+        if let handWritten = heap[h], let assemblies = heap[a] {
+            let met = assemblies.allocations <= handWritten.allocations + 0.005
+            allocationTarget = "A = h " + Format.check(met)
+            targets.append(
+                (
+                    name,
+                    "allocations = hand-written (\(Format.count(assemblies.allocations)) vs \(Format.count(handWritten.allocations)))",
+                    met
+                )
+            )
+        }
+
+        table.add([
+            name,
+            Format.number(medians[h] / Double(nodes)),
+            Format.number(medians[a] / Double(nodes)),
+            Format.number(medians[s] / Double(nodes)),
+            Format.ratio(versusHandWritten),
+            targetCell(
+                name,
+                "Assemblies ÷ hand",
+                versusHandWritten.median,
+                atMost: scenario.targets.maximumVersusHandWritten
+            ),
+            Format.ratio(versusSwinject),
+            targetCell(
+                name,
+                "Swinject ÷ Assemblies",
+                versusSwinject.median,
+                atLeast: scenario.targets.minimumVersusSwinject
+            ),
+            heap.map { $0.map { Format.count($0.allocations) } ?? "n/a" }.joined(separator: " / "),
+            allocationTarget,
+            alive.map(String.init).joined(separator: " / "),
+            heap.map { $0.map { Format.number($0.keptBytes) } ?? "n/a" }.joined(separator: " / "),
+        ])
+    }
+
+    /// Enough operations to count allocations over about 5 ms (0.5 ms in quick mode).
+    private func operationsForCounting(_ nanosecondsPerOperation: Double) -> Int {
+        let budget = isQuick ? 500_000.0 : 5_000_000.0
+        return min(2_000, max(10, Int(budget / max(nanosecondsPerOperation, 1))))
+    }
+
+    private mutating func targetCell(
+        _ scenario: String,
+        _ what: String,
+        _ value: Double,
+        atMost limit: Double?
+    )
+        -> String
+    {
+        guard let limit else { return "—" }
+        let met = value <= limit
+        targets.append((scenario, "\(what) \(Format.ratio(value)) ≤ \(Format.ratio(limit))", met))
+        return "≤ \(Format.ratio(limit)) \(Format.check(met))"
+    }
+
+    private mutating func targetCell(
+        _ scenario: String,
+        _ what: String,
+        _ value: Double,
+        atLeast limit: Double?
+    )
+        -> String
+    {
+        guard let limit else { return "—" }
+        let met = value >= limit
+        targets.append((scenario, "\(what) \(Format.ratio(value)) ≥ \(Format.ratio(limit))", met))
+        return "≥ \(Format.ratio(limit)) \(Format.check(met))"
+    }
+
+    // MARK: Threads
+
+    private mutating func runThreads() {
+        let name = Scenarios.threadScenarioName
+        let subjects = Scenarios.threadSubjects()
+        progress("\(name): checking")
+        let expected = GraphShape(of: HandWritten.application())
+        for subject in subjects {
+            checkConcurrentResolutions(name, subject, expected: expected, count: isQuick ? 200 : 2_000)
+        }
+        progress("\(name): measuring")
+        let (oneThread, twoThreads) = measureThreadScaling(subjects + [.cpuOnlyControl], plan: plan)
+        let control = roundRatios(oneThread[subjects.count], twoThreads[subjects.count])
+        let (h, a, s) = (
+            VariantKind.handWritten.rawValue, VariantKind.assemblies.rawValue, VariantKind.swinject.rawValue
+        )
+
+        for (label, samples) in [
+            ("graph (10), 1 thread, wall", oneThread), ("graph (10), 2 threads at once, wall", twoThreads),
+        ] {
+            let medians = samples.map { Summary($0).median }
+            table.add([
+                label,
+                Format.number(medians[h]),
+                Format.number(medians[a]),
+                Format.number(medians[s]) + " (sync)",
+                Format.ratio(roundRatios(samples[a], samples[h])),
+                "—",
+                Format.ratio(roundRatios(samples[s], samples[a])),
+                "—", "—", "—", "—", "—",
+            ])
+        }
+        // Throughput ratio: time per operation on one thread ÷ on two threads, per round.
+        let speedups = subjects.indices.map { roundRatios(oneThread[$0], twoThreads[$0]) }
+        machineParallelism = control
+        let limit = 1.7
+        let met = speedups[a].median >= limit
+        targets.append(
+            (name, "throughput 2 threads ÷ 1 thread \(Format.ratio(speedups[a].median)) ≥ \(Format.ratio(limit))", met)
+        )
+        table.add([
+            "  throughput 2 threads ÷ 1",
+            Format.ratio(speedups[h].median),
+            Format.ratio(speedups[a].median),
+            Format.ratio(speedups[s].median),
+            Format.ratio(speedups[a]),
+            "≥ \(Format.ratio(limit)) \(Format.check(met))",
+            "—", "—", "—", "—", "—", "—",
+        ])
+    }
+
+    // MARK: Scaling
+
+    private mutating func runScaling() {
+        let scenarios = Scenarios.scaling()
+        for scenario in scenarios {
+            progress("\(scenario.name): checking")
+            scenario.check()
+        }
+        progress("scaling: measuring all sizes interleaved")
+        let samples = measureInterleaved(scenarios.flatMap(\.subjects), plan: plan)
+        let variantCount = VariantKind.allCases.count
+        var perNode: [[[Double]]] = []  // [size][variant][round], nanoseconds per node
+        for (position, scenario) in scenarios.enumerated() {
+            let size = Scenarios.scalingSizes[position]
+            let own = Array(samples[(position * variantCount)..<((position + 1) * variantCount)])
+            addRow(scenario, samples: own, nodes: size, label: "\(scenario.name), per node")
+            perNode.append(own.map { rounds in rounds.map { $0 / Double(size) } })
+        }
+        // Flatness: per round, the largest cost per node over the sizes ÷ the smallest.
+        let flatness = VariantKind.allCases.map { kind in
+            Summary(
+                (0..<plan.rounds).map { round in
+                    let costs = perNode.map { $0[kind.rawValue][round] }
+                    return costs.max()! / costs.min()!
+                }
+            )
+        }
+        let limit = 1.5
+        let met = flatness[VariantKind.assemblies.rawValue].median <= limit
+        targets.append(
+            (
+                "scaling",
+                "cost per node, max ÷ min over 10…1,000 nodes \(Format.ratio(flatness[1].median)) ≤ \(Format.ratio(limit))",
+                met
+            )
+        )
+        table.add([
+            "  per node, max ÷ min over sizes",
+            Format.ratio(flatness[0].median),
+            Format.ratio(flatness[1].median),
+            Format.ratio(flatness[2].median),
+            Format.ratio(flatness[1]),
+            "≤ \(Format.ratio(limit)) \(Format.check(met))",
+            "—", "—", "—", "—", "—", "—",
+        ])
+    }
+}
+
+/// Reports progress on standard error, so standard output holds only the results.
+func progress(_ message: String) {
+    writeToStandardError("… \(message)\n")
+}
+
+/// Writes `text` to standard error as it is.
+func writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count)
+    }
+}
