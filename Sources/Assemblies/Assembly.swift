@@ -84,6 +84,7 @@ open class Assembly: @unchecked Sendable {
     ///   - body: Builds, registers and wires the instance, and returns it.
     /// - Returns: The instance for this read: built by `body`, or shared from the graph or the family.
     @inlinable
+    @inline(__always)
     public final func define<T>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
@@ -115,6 +116,7 @@ open class Assembly: @unchecked Sendable {
     ///   - body: Builds and wires the instance, and returns it.
     /// - Returns: The instance for this read.
     @inlinable
+    @inline(__always)
     public final func define<T>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
@@ -147,6 +149,7 @@ open class Assembly: @unchecked Sendable {
     ///   - body: Wires `existing` and returns it.
     /// - Returns: `existing`, wired.
     @inlinable
+    @inline(__always)
     public final func define<T: AnyObject>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
@@ -189,6 +192,7 @@ open class Assembly: @unchecked Sendable {
     ///   - body: Wires `existing` and returns it.
     /// - Returns: `existing`, wired.
     @inlinable
+    @inline(__always)
     public final func define<T: AnyObject>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,

@@ -142,6 +142,31 @@ final class Resolver {
     /// when it returns: a singleton built inside a cycle may point at one still being wired, and no
     /// other thread may see either before both are done.
     @exclusivity(unchecked) var unpublishedSingletons: [(key: DefinitionKey, object: AnyObject)] = []
+    /// The first level of the singleton cache: direct-mapped by the name's address, so a read of a
+    /// singleton this thread has read before compares five words and hashes nothing.
+    @usableFromInline @exclusivity(unchecked) var singletonLines: UnsafeMutablePointer<SingletonLine>
+    @usableFromInline static let singletonLineCount = 64
+
+    /// A singleton this thread has read, under its default key.
+    @usableFromInline
+    struct SingletonLine {
+        @usableFromInline var familyID: UInt64 = 0
+        @usableFromInline var assemblyBits: UInt = 0
+        @usableFromInline var typeBits: UInt = 0
+        @usableFromInline var argumentBits: UInt = 0
+        @usableFromInline var name: UnsafeRawPointer? = nil
+        /// Unretained, like the second-level cache.
+        @usableFromInline var object: Unmanaged<AnyObject>? = nil
+    }
+
+    /// The first-level line for `key`.
+    @inlinable
+    func singletonLine(for key: DefinitionKey) -> UnsafeMutablePointer<SingletonLine> {
+        let index = (UInt(bitPattern: key.name) >> 3 ^ key.typeBits >> 4) & UInt(Self.singletonLineCount - 1)
+        return singletonLines + Int(index)
+    }
+
+    /// The second level: every singleton this thread has read in one family, by key.
     @usableFromInline @exclusivity(unchecked) var cacheFamilyID: UInt64 = 0
     @usableFromInline @exclusivity(unchecked) var cacheKeys = KeyTable(capacity: 8)
     /// Unretained: the family keeps its singletons alive, and the cache is only read for a family
@@ -162,6 +187,8 @@ final class Resolver {
         values = .allocate(capacity: valueCapacity)
         frames = .allocate(capacity: frameCapacity)
         cacheObjects = .allocate(capacity: cacheKeys.capacity)
+        singletonLines = .allocate(capacity: Self.singletonLineCount)
+        singletonLines.initialize(repeating: SingletonLine(), count: Self.singletonLineCount)
     }
 
     deinit {
@@ -173,6 +200,7 @@ final class Resolver {
         frames.deallocate()
         cacheKeys.deallocate()
         cacheObjects.deallocate()
+        singletonLines.deallocate()
     }
 
     // MARK: Finding the current resolver
@@ -211,11 +239,12 @@ final class Resolver {
     ) -> T {
         if scope.kind == .singleton {
             // The common case, inlined: a default-keyed singleton this thread has read before.
-            if cacheFamilyID == family.id && !key.isExplicit {
-                let index = withUnsafePointer(to: key) { cacheKeys.find($0, hash: key.hashBits).index }
-                if index >= 0 {
-                    return unboxSingleton(cacheObjects[index].takeUnretainedValue(), as: T.self)
-                }
+            let line = singletonLine(for: key)
+            if line.pointee.familyID == family.id && line.pointee.name == key.name
+                && line.pointee.typeBits == key.typeBits && line.pointee.assemblyBits == key.assemblyBits
+                && line.pointee.argumentBits == key.argumentBits, let object = line.pointee.object
+            {
+                return unboxSingleton(object.takeUnretainedValue(), as: T.self)
             }
             if let cached = cachedSingletonObject(key, in: family) {
                 return unboxSingleton(cached, as: T.self)
@@ -391,6 +420,7 @@ final class Resolver {
                 if key.isExplicit && ObjectIdentifier(cacheKeys.keys[index].type) != ObjectIdentifier(key.type) {
                     Failure.explicitKeyTypeMismatch(key, first: cacheKeys.keys[index])
                 }
+                fillSingletonLine(for: key, in: family, with: cacheObjects[index])
                 return cacheObjects[index].takeUnretainedValue()
             }
         }
@@ -410,7 +440,20 @@ final class Resolver {
         let (_, slot) = cacheKeys.find(key, hash: hash)
         let index = withUnsafePointer(to: built.key) { cacheKeys.insert($0, hash: hash, slot: slot) }
         cacheObjects[index] = Unmanaged.passUnretained(object)
+        fillSingletonLine(for: key, in: family, with: cacheObjects[index])
         return object
+    }
+
+    private func fillSingletonLine(for key: DefinitionKey, in family: Family, with object: Unmanaged<AnyObject>) {
+        guard !key.isExplicit else { return }  // an explicit key's reads check its type each time
+        singletonLine(for: key).pointee = SingletonLine(
+            familyID: family.id,
+            assemblyBits: key.assemblyBits,
+            typeBits: key.typeBits,
+            argumentBits: key.argumentBits,
+            name: key.name,
+            object: object
+        )
     }
 
     /// The singleton's object, once `key` is known to read it as the type it was built as.
