@@ -20,7 +20,8 @@ struct DefinitionKey {
     @usableFromInline let argumentBits: UInt
     /// The UTF-8 bytes of the member name or explicit key.
     @usableFromInline let name: UnsafeRawPointer
-    /// The number of bytes at `name`, or -1 when `name` holds a lone Unicode scalar's value.
+    /// The number of bytes at `name`, or -1 when `name` holds a lone Unicode scalar's value (with
+    /// the top bit set, so it is never null).
     @usableFromInline let nameCount: Int
 
     // MARK: Checks and messages
@@ -41,14 +42,13 @@ struct DefinitionKey {
         explicitKey: StaticString?,
         argument: AnyObject?
     ) {
-        let name = explicitKey ?? member
-        if name.hasPointerRepresentation {
-            self.name = UnsafeRawPointer(name.utf8Start)
-            nameCount = name.utf8CodeUnitCount
-        } else {
-            self.name = UnsafeRawPointer(bitPattern: UInt(name.unicodeScalar.value) + 1).unsafelyUnwrapped
-            nameCount = -1
-        }
+        // StaticString is frozen: a word (the UTF-8 start, or a lone scalar's value), a count and
+        // flags whose lowest bit is set for the scalar form. Reading them directly costs no branch
+        // on the representation, which matters in the many getters that don't inline this.
+        let name = unsafeBitCast(explicitKey ?? member, to: (word: UInt, count: Int, flags: UInt8).self)
+        let isScalar = name.flags & 1 != 0
+        self.name = UnsafeRawPointer(bitPattern: isScalar ? name.word | 1 << 63 : name.word).unsafelyUnwrapped
+        nameCount = isScalar ? -1 : name.count
         assemblyBits = explicitKey == nil ? UInt(bitPattern: ObjectIdentifier(assembly)) : 0
         typeBits = explicitKey == nil ? UInt(bitPattern: ObjectIdentifier(type)) : 0
         argumentBits = argument.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
@@ -113,7 +113,8 @@ struct DefinitionKey {
     /// The member name or explicit key.
     var nameDescription: String {
         if nameCount < 0 {
-            return String(UnicodeScalar(UInt32(UInt(bitPattern: name) - 1)).map(Character.init) ?? "?")
+            let value = UInt32(truncatingIfNeeded: UInt(bitPattern: name) & ~(1 << 63))
+            return String(UnicodeScalar(value).map(Character.init) ?? "?")
         }
         return String(decoding: UnsafeRawBufferPointer(start: name, count: nameCount), as: UTF8.self)
     }

@@ -212,18 +212,18 @@ final class Resolver {
     @inlinable
     @inline(__always)
     static func withCurrent<Result>(key: pthread_key_t = resolverKey, _ body: (Resolver) -> Result) -> Result {
-        if let raw = pthread_getspecific(key) {
-            return Unmanaged<Resolver>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
-        }
-        return body(makeCurrent())
+        // One call of `body`, so that inlining it into a getter doesn't copy it.
+        let raw = pthread_getspecific(key) ?? makeCurrent()
+        return Unmanaged<Resolver>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
     }
 
+    /// Makes this thread's resolver, the first time the thread resolves anything.
     @usableFromInline
-    static func makeCurrent() -> Resolver {
-        let resolver = Resolver()
+    static func makeCurrent() -> UnsafeMutableRawPointer {
         // Balanced by the key's destructor when the thread exits.
-        pthread_setspecific(resolverKey, Unmanaged.passRetained(resolver).toOpaque())
-        return resolver
+        let raw = Unmanaged.passRetained(Resolver()).toOpaque()
+        pthread_setspecific(resolverKey, raw)
+        return raw
     }
 
     // MARK: Resolving
@@ -257,6 +257,7 @@ final class Resolver {
     }
 
     @inlinable
+    @inline(never)
     func resolveTopLevel<T>(
         _ key: DefinitionKey,
         scope: Scope,
@@ -298,24 +299,22 @@ final class Resolver {
     func resolveShared<T>(_ key: DefinitionKey, scope: Scope.Kind, _ body: (Definition<T>) -> T) -> T {
         let hash = key.hashBits
         return withUnsafePointer(to: key) { key in
-            var step: Int
+            // One call of `enter` for every case the fast path leaves, to keep each getter small.
+            var step = 0
+            var isFast = false
             let (found, _) = keys.find(key, hash: hash)
             if found >= 0 && !entries[found].isSpecial && scope == .objectGraph {
                 let entry = entries + found
                 if entry.pointee.generation == generation {
                     if entry.pointee.state == .done {
-                        return reused(found << 1 | 1, as: T.self)
+                        (step, isFast) = (~(found << 1 | 1), true)
+                    } else if frames[Int(entry.pointee.frame)].hasInstance {
+                        // A back-reference to an instance being wired.
+                        (step, isFast) = (~(Int(entry.pointee.frame) << 1), true)
                     }
-                    // A back-reference to an instance being wired.
-                    let frame = Int(entry.pointee.frame)
-                    if frames[frame].hasInstance {
-                        return reused(frame << 1, as: T.self)
-                    }
-                    return reused(~enter(key, hash: hash, scope: scope), as: T.self)
-                }
-                if touchedCount == touchedCapacity || frameCount == frameCapacity || frameCount + 1 == nextCycleCheck {
-                    step = enter(key, hash: hash, scope: scope)
-                } else {
+                } else if touchedCount < touchedCapacity && frameCount < frameCapacity
+                    && frameCount + 1 != nextCycleCheck
+                {
                     entry.pointee.generation = generation
                     entry.pointee.scope = scope
                     entry.pointee.state = .building
@@ -329,12 +328,14 @@ final class Resolver {
                     )
                     entry.pointee.frame = Int32(step)
                     frameCount = step + 1
+                    isFast = true
                 }
-            } else {
+            }
+            if !isFast {
                 step = enter(key, hash: hash, scope: scope)
-                if step < 0 {
-                    return reused(~step, as: T.self)
-                }
+            }
+            if step < 0 {
+                return reused(~step, as: T.self)
             }
             let result = body(Definition(resolver: self, frame: step, serial: serial))
             if isReference(T.self) && !frames[step].hasInstance {
