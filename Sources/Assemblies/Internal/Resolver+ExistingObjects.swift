@@ -1,0 +1,55 @@
+// Lookups into the graph in flight: existingObjectByMatchingType() and existingObject(withKey:).
+
+extension Resolver {
+    // MARK: Existing objects
+
+    /// Every instance of the current graph of `family` that lookups may see: object-graph instances,
+    /// and instances still being wired, of any scope.
+    func visibleInstances(in family: Family) -> [(key: DefinitionKey, instance: Any)] {
+        guard activeFamilyID == family.id else { return [] }
+        var visible: [(key: DefinitionKey, instance: Any)] = []
+        func add(_ key: DefinitionKey, _ object: AnyObject?, _ value: Int32) {
+            if let object {
+                visible.append((key, object))
+            } else if value >= 0 {
+                visible.append((key, values[Int(value)]))
+            }
+        }
+        for touchedIndex in 0..<touchedCount {
+            let index = Int(touched[touchedIndex])
+            if entries[index].state == .done && entries[index].scope == .objectGraph {
+                add(keys.keys[index], entries[index].object, entries[index].value)
+            }
+        }
+        for frame in 0..<frameCount {
+            add(frames[frame].key.pointee, frames[frame].object, frames[frame].value)
+        }
+        return visible
+    }
+
+    func existingObject<T>(matching _: T.Type, in family: Family) -> T? {
+        var match: (value: T, identity: ObjectIdentifier?)?
+        var candidates: [DefinitionKey] = []
+        for (key, instance) in visibleInstances(in: family) {
+            guard let value = instance as? T else { continue }
+            let identity = Assemblies.identity(of: instance)
+            if let match, match.identity != nil, match.identity == identity { continue }
+            candidates.append(key)
+            if match == nil { match = (value, identity) }
+        }
+        if candidates.count > 1 { Failure.ambiguousMatch(T.self, candidates: candidates) }
+        return match?.value
+    }
+
+    func existingObject<T>(withKey key: DefinitionKey, as _: T.Type, in family: Family) -> T? {
+        guard activeFamilyID == family.id else { return nil }
+        let (index, _) = keys.find(key, hash: key.hashBits)
+        guard index >= 0, entries[index].generation == generation else { return nil }
+        let first = keys.keys[index]
+        if ObjectIdentifier(first.type) != ObjectIdentifier(T.self) {
+            Failure.explicitKeyTypeMismatch(key, first: first)
+        }
+        let visible = visibleInstances(in: family).last { $0.key.matches(key) }
+        return visible.map { $0.instance as! T }
+    }
+}

@@ -1,0 +1,331 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
+// The object graph: entering and leaving definitions, the frames and entries, cycles.
+
+extension Resolver {
+    // MARK: The graph's lifetime
+
+    /// Ends the graph: the resolver keeps none of its instances.
+    @usableFromInline
+    func closeGraph() {
+        // Releasing instances runs their deinit, which may read assemblies again: that starts a new
+        // top-level resolution on the spare resolver.
+        isClosing = true
+        activeFamilyID = 0
+        for index in 0..<touchedCount {
+            entries[Int(touched[index])].object = nil
+        }
+        touchedCount = 0
+        values.deinitialize(count: valueCount)
+        valueCount = 0
+        nextCycleCheck = Self.firstCycleCheck
+        if keys.count > Self.keyLimit {
+            entries.deinitialize(count: keys.count)
+            keys.removeAll()
+        }
+        isClosing = false
+    }
+
+    @usableFromInline
+    func withSpare<Result>(_ body: (Resolver) -> Result) -> Result {
+        let spare = self.spare ?? Resolver()
+        self.spare = nil
+        let raw = pthread_getspecific(resolverKey)
+        pthread_setspecific(resolverKey, Unmanaged.passUnretained(spare).toOpaque())
+        let result = body(spare)
+        pthread_setspecific(resolverKey, raw)
+        self.spare = spare
+        return result
+    }
+
+    // MARK: Instances
+
+    /// An instance to hand back again, found by ``enter(_:scope:)``, as the `T` it was stored as.
+    @inlinable
+    func reused<T>(_ source: Int, as _: T.Type) -> T {
+        if isReference(T.self) {
+            return unsafeBitCast(reusedObject(source).unsafelyUnwrapped, to: T.self)
+        }
+        return reusedValue(source) as! T
+    }
+
+    /// `source` is `index << 1 | 1` for an entry's built instance, `frame << 1` for one being wired.
+    @usableFromInline
+    func reusedObject(_ source: Int) -> AnyObject? {
+        source & 1 == 1 ? entries[source >> 1].object : frames[source >> 1].object
+    }
+
+    @usableFromInline
+    func reusedValue(_ source: Int) -> Any {
+        values[Int(source & 1 == 1 ? entries[source >> 1].value : frames[source >> 1].value)]
+    }
+
+    /// Stores a value that is not a class reference for the rest of the graph; returns its index.
+    @usableFromInline
+    func store(_ value: Any) -> Int32 {
+        if valueCount == valueCapacity {
+            let grown = UnsafeMutablePointer<Any>.allocate(capacity: valueCapacity * 2)
+            grown.moveInitialize(from: values, count: valueCount)
+            values.deallocate()
+            values = grown
+            valueCapacity *= 2
+        }
+        (values + valueCount).initialize(to: value)
+        valueCount += 1
+        return Int32(valueCount - 1)
+    }
+
+    func identity(of object: AnyObject?, value: Int32) -> ObjectIdentifier? {
+        if let object { return ObjectIdentifier(object) }
+        return value >= 0 ? Assemblies.identity(of: values[Int(value)]) : nil
+    }
+
+    // MARK: Entering and leaving definitions
+
+    /// Decides what a read of a shared definition does in the current graph. Returns the index of a new frame to
+    /// build it in, or the complement (`~source`) of an instance to hand back again (see
+    /// ``reusedObject(_:)``). Stops with a precise message when the read can't be served.
+    @usableFromInline
+    func enter(_ key: UnsafePointer<DefinitionKey>, hash: UInt, scope: Scope.Kind) -> Int {
+        let found = entry(for: key, hash: hash, scope: scope)
+        let entry = entries + found
+        if entry.pointee.state == .building && entry.pointee.frame < 0 {
+            return push(key, entry: found, scope: scope)
+        }
+        if key.pointee.isExplicit {
+            checkExplicitKey(key.pointee, at: found, scope: scope)
+        }
+        let isMethodWithParameters = entry.pointee.isSpecial && key.pointee.isMethodWithParameters
+        if entry.pointee.state == .done {
+            if isMethodWithParameters { Failure.methodReadTwice(key.pointee) }
+            return ~(found << 1 | 1)
+        }
+        let frame = Int(entry.pointee.frame)
+        if !frames[frame].hasInstance {
+            Failure.initializerCycle(chain(from: frame, to: key.pointee))
+        }
+        if isMethodWithParameters { Failure.methodReadTwice(key.pointee) }
+        return ~(frame << 1)
+    }
+
+    /// The index of `key`'s entry in the current graph. An entry first read in this graph is
+    /// returned as `.building` with no frame, in `scope` (or `.prototype` state for a prototype).
+    func entry(for key: UnsafePointer<DefinitionKey>, hash: UInt, scope: Scope.Kind) -> Int {
+        var (found, slot) = keys.find(key, hash: hash)
+        if found < 0 {
+            if keys.isFull {
+                growEntries()
+                slot = keys.find(key, hash: hash).slot
+            }
+            found = keys.insert(key, hash: hash, slot: slot)
+            (entries + found).initialize(
+                to: Entry(
+                    scope: scope,
+                    state: .done,
+                    frame: -1,
+                    value: -1,
+                    generation: 0,
+                    object: nil,
+                    isSpecial: key.pointee.isExplicit || key.pointee.isMethodWithParameters
+                )
+            )
+        }
+        let entry = entries + found
+        if entry.pointee.generation != generation {
+            entry.pointee.generation = generation
+            entry.pointee.scope = scope
+            entry.pointee.state = scope == .prototype ? .prototype : .building
+            entry.pointee.frame = -1
+            entry.pointee.value = -1
+            if key.pointee.isExplicit {
+                keys.replaceKey(at: found, with: key)
+            }
+            if touchedCount == touchedCapacity {
+                let grown = UnsafeMutablePointer<Int32>.allocate(capacity: touchedCapacity * 2)
+                grown.moveInitialize(from: touched, count: touchedCount)
+                touched.deallocate()
+                touched = grown
+                touchedCapacity *= 2
+            }
+            touched[touchedCount] = Int32(found)
+            touchedCount += 1
+        }
+        return found
+    }
+
+    /// Checks a prototype read that may be misuse: an explicit key, or a prototype reading itself.
+    @usableFromInline
+    func checkPrototypeRead(_ key: UnsafePointer<DefinitionKey>) {
+        if key.pointee.isExplicit { checkExplicitPrototypeKey(key) }
+        let top = frameCount - 1
+        if top >= 0 && DefinitionKey.same(frames[top].key, key) {
+            // Reading itself: every new instance would read itself again.
+            if frames[top].hasInstance {
+                Failure.prototypeCycle(chain(from: top, to: key.pointee))
+            }
+            Failure.initializerCycle(chain(from: top, to: key.pointee))
+        }
+    }
+
+    /// The source of the in-flight instance a back-reference gets; it must have been registered.
+    @usableFromInline
+    func backReference(to frame: Int, _ key: UnsafePointer<DefinitionKey>) -> Int {
+        if !frames[frame].hasInstance {
+            Failure.initializerCycle(chain(from: frame, to: key.pointee))
+        }
+        return frame << 1
+    }
+
+    /// Makes room for one more frame, and looks for a cycle of prototypes at each doubling depth.
+    @usableFromInline
+    func prepareToPushDeeper() {
+        if frameCount == frameCapacity {
+            let grown = UnsafeMutablePointer<Frame>.allocate(capacity: frameCapacity * 2)
+            grown.moveInitialize(from: frames, count: frameCount)
+            frames.deallocate()
+            frames = grown
+            frameCapacity *= 2
+        }
+        if frameCount + 1 == nextCycleCheck {
+            checkForPrototypeCycle()
+        }
+    }
+
+    func push(_ key: UnsafePointer<DefinitionKey>, entry: Int, scope: Scope.Kind) -> Int {
+        if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck {
+            prepareToPushDeeper()
+        }
+        serial &+= 1
+        let index = frameCount
+        (frames + index).initialize(
+            to: Frame(key: key, entry: Int32(entry), scope: scope, value: -1, serial: serial, object: nil)
+        )
+        entries[entry].frame = Int32(index)
+        frameCount += 1
+        return index
+    }
+
+    /// A cycle made only of prototypes builds new instances forever, so the stack keeps growing.
+    /// Each time it doubles past ``firstCycleCheck``, look for the top definition further down with
+    /// only prototypes in between.
+    func checkForPrototypeCycle() {
+        nextCycleCheck *= 2
+        let top = frameCount - 1
+        var frame = top - 1
+        while frame >= 0 && frames[frame + 1].scope == .prototype {
+            if frames[frame].key.pointee.matches(frames[top].key.pointee) {
+                // Report the cycle from where it was first entered.
+                let period = top - frame
+                var start = frame
+                while start > 0 && frames[start - 1].key.pointee.matches(frames[start - 1 + period].key.pointee) {
+                    start -= 1
+                }
+                Failure.prototypeCycle((start...(start + period)).map { frames[$0].key.pointee })
+            }
+            frame -= 1
+        }
+    }
+
+    /// Finishes building the frame at `index` with the instance its body returned.
+    @inlinable
+    func leave<T>(_ frame: Int, returning result: T) {
+        if isReference(T.self) {
+            leave(frame, object: unsafeBitCast(result, to: AnyObject.self), value: -1)
+        } else {
+            leave(frame, object: nil, value: isPrototype(frame) ? -1 : store(result))
+        }
+    }
+
+    @usableFromInline
+    func isPrototype(_ frame: Int) -> Bool {
+        frames[frame].scope == .prototype
+    }
+
+    @usableFromInline
+    func leave(_ index: Int, object: AnyObject?, value: Int32) {
+        frameCount = index
+        var frame = (frames + index).move()
+        if frame.hasInstance && (object != nil || value >= 0) {
+            let same =
+                object != nil
+                ? frame.object === object
+                : identity(of: frame.object, value: frame.value) == identity(of: nil, value: value)
+            if !same { Failure.returnedOtherObject(frame.key.pointee) }
+        }
+        if frame.entry >= 0 {
+            let entry = entries + Int(frame.entry)
+            entry.pointee.state = .done
+            entry.pointee.value = value
+            // The frame's reference to a registered object moves to the entry: no extra retain,
+            // which matters for objects with weak references, whose counts live in a side table.
+            entry.pointee.object = frame.object != nil ? frame.object.take() : object
+        }
+    }
+
+    /// Puts `instance` into the graph as the instance of the frame a ``Definition`` belongs to.
+    @inlinable
+    func register<T>(_ instance: T, frame: Int, serial: UInt64) {
+        if isReference(T.self) {
+            register(object: unsafeBitCast(instance, to: AnyObject.self), value: -1, frame: frame, serial: serial)
+        } else {
+            register(object: nil, value: store(instance), frame: frame, serial: serial)
+        }
+    }
+
+    @usableFromInline
+    func register(object: AnyObject?, value: Int32, frame index: Int, serial: UInt64) {
+        guard index < frameCount, frames[index].serial == serial else {
+            Failure.definitionUsedOutsideItsBody()
+        }
+        let frame = frames + index
+        if frame.pointee.hasInstance {
+            let registered = identity(of: frame.pointee.object, value: frame.pointee.value)
+            if registered == nil || registered != identity(of: object, value: value) {
+                Failure.registeredTwice(frame.pointee.key.pointee)
+            }
+        }
+        frame.pointee.object = object
+        frame.pointee.value = value
+    }
+
+    @usableFromInline
+    func key(ofFrame index: Int) -> DefinitionKey { frames[index].key.pointee }
+
+    func growEntries() {
+        let count = keys.count
+        keys.grow()
+        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: keys.capacity)
+        grown.moveInitialize(from: entries, count: count)
+        entries.deallocate()
+        entries = grown
+    }
+
+    /// The definitions from `frame` to the top of the stack, then `key` read again.
+    func chain(from frame: Int, to key: DefinitionKey) -> [DefinitionKey] {
+        (frame..<frameCount).map { frames[$0].key.pointee } + [key]
+    }
+
+    func checkExplicitKey(_ key: DefinitionKey, at index: Int, scope: Scope.Kind) {
+        let first = keys.keys[index]
+        if ObjectIdentifier(first.type) != ObjectIdentifier(key.type) {
+            Failure.explicitKeyTypeMismatch(key, first: first)
+        }
+        if entries[index].scope != scope {
+            Failure.explicitKeyScopeMismatch(key, first: first, firstScope: entries[index].scope, scope: scope)
+        }
+    }
+
+    /// An explicit key names one slot whatever its scope, so a prototype's is checked like the others'.
+    func checkExplicitPrototypeKey(_ key: UnsafePointer<DefinitionKey>) {
+        let found = entry(for: key, hash: key.pointee.hashBits, scope: .prototype)
+        checkExplicitKey(key.pointee, at: found, scope: .prototype)
+    }
+}

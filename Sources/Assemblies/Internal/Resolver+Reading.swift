@@ -1,0 +1,187 @@
+// How a read of a definition runs: the paths inlined into every getter.
+
+extension Resolver {
+    // MARK: Resolving
+
+    /// Resolves one read of a definition.
+    @inlinable
+    @inline(__always)
+    func resolve<T>(
+        _ key: DefinitionKey,
+        scope: Scope,
+        in family: Family,
+        _ body: (Definition<T>) -> T
+    ) -> T {
+        if scope.kind == .singleton {
+            // The common case, inlined: a default-keyed singleton this thread has read before.
+            let line = singletonLine(for: key)
+            if line.pointee.familyID == family.id && line.pointee.name == key.name
+                && line.pointee.typeBits == key.typeBits && line.pointee.assemblyBits == key.assemblyBits
+                && line.pointee.argumentBits == key.argumentBits, let object = line.pointee.object
+            {
+                return unboxSingleton(object.takeUnretainedValue(), as: T.self)
+            }
+            if let cached = cachedSingletonObject(key, in: family) {
+                return unboxSingleton(cached, as: T.self)
+            }
+        }
+        if activeFamilyID != family.id {
+            return resolveTopLevel(key, scope: scope, in: family, body)
+        }
+        return resolveInGraph(key, scope: scope, in: family, body)
+    }
+
+    @inlinable
+    @inline(never)
+    func resolveTopLevel<T>(
+        _ key: DefinitionKey,
+        scope: Scope,
+        in family: Family,
+        _ body: (Definition<T>) -> T
+    ) -> T {
+        if activeFamilyID != 0 || isClosing {
+            return withSpare { $0.resolveTopLevel(key, scope: scope, in: family, body) }
+        }
+        activeFamilyID = family.id
+        generation &+= 1
+        let result = resolveInGraph(key, scope: scope, in: family, body)
+        closeGraph()
+        return result
+    }
+
+    @inlinable
+    @inline(__always)
+    func resolveInGraph<T>(
+        _ key: DefinitionKey,
+        scope: Scope,
+        in family: Family,
+        _ body: (Definition<T>) -> T
+    ) -> T {
+        if scope.kind == .singleton {
+            return buildSingleton(key, in: family, body)
+        }
+        if scope.kind == .prototype {
+            return resolvePrototype(key, body)
+        }
+        return resolveShared(key, scope: scope.kind, body)
+    }
+
+    /// Resolves an object-graph definition. The two common cases are inlined into the caller: the
+    /// instance is already in this graph, or a definition this thread has read before is read for
+    /// the first time in this graph. Everything else goes through ``enter(_:hash:scope:)``.
+    @inlinable
+    @inline(__always)
+    func resolveShared<T>(_ key: DefinitionKey, scope: Scope.Kind, _ body: (Definition<T>) -> T) -> T {
+        let hash = key.hashBits
+        return withUnsafePointer(to: key) { key in
+            // One call of `enter` for every case the fast path leaves, to keep each getter small.
+            var step = 0
+            var isFast = false
+            let (found, _) = keys.find(key, hash: hash)
+            if found >= 0 && !entries[found].isSpecial && scope == .objectGraph {
+                let entry = entries + found
+                if entry.pointee.generation == generation {
+                    if entry.pointee.state == .done {
+                        (step, isFast) = (~(found << 1 | 1), true)
+                    } else if frames[Int(entry.pointee.frame)].hasInstance {
+                        // A back-reference to an instance being wired.
+                        (step, isFast) = (~(Int(entry.pointee.frame) << 1), true)
+                    }
+                } else if touchedCount < touchedCapacity && frameCount < frameCapacity
+                    && frameCount + 1 != nextCycleCheck
+                {
+                    entry.pointee.generation = generation
+                    entry.pointee.scope = scope
+                    entry.pointee.state = .building
+                    entry.pointee.value = -1
+                    touched[touchedCount] = Int32(found)
+                    touchedCount += 1
+                    serial &+= 1
+                    step = frameCount
+                    (frames + step).initialize(
+                        to: Frame(key: key, entry: Int32(found), scope: scope, value: -1, serial: serial, object: nil)
+                    )
+                    entry.pointee.frame = Int32(step)
+                    frameCount = step + 1
+                    isFast = true
+                }
+            }
+            if !isFast {
+                step = enter(key, hash: hash, scope: scope)
+            }
+            if step < 0 {
+                return reused(~step, as: T.self)
+            }
+            let result = body(Definition(resolver: self, frame: step, serial: serial))
+            if isReference(T.self) && !frames[step].hasInstance {
+                frameCount = step
+                let entry = entries + Int(frames[step].entry)
+                (frames + step).deinitialize(count: 1)
+                entry.pointee.state = .done
+                entry.pointee.object = unsafeBitCast(result, to: AnyObject.self)
+            } else {
+                leave(step, returning: result)
+            }
+            return result
+        }
+    }
+
+    /// A prototype builds a new instance, except when it is read straight back from one of its
+    /// direct dependencies while it is being wired: then it is that instance.
+    @inlinable
+    @inline(__always)
+    func resolvePrototype<T>(_ key: DefinitionKey, _ body: (Definition<T>) -> T) -> T {
+        withUnsafePointer(to: key) { key in
+            let top = frameCount - 1
+            if key.pointee.isExplicit || (top >= 0 && DefinitionKey.same(frames[top].key, key)) {
+                checkPrototypeRead(key)
+            }
+            if top >= 1 && DefinitionKey.same(frames[top - 1].key, key) {
+                return reused(backReference(to: top - 1, key), as: T.self)
+            }
+            if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck {
+                prepareToPushDeeper()
+            }
+            serial &+= 1
+            let frame = frameCount
+            (frames + frame).initialize(
+                to: Frame(key: key, entry: -1, scope: .prototype, value: -1, serial: serial, object: nil)
+            )
+            frameCount = frame + 1
+            let result = body(Definition(resolver: self, frame: frame, serial: serial))
+            frameCount = frame
+            if frames[frame].hasInstance {
+                leave(frame, returning: result)
+            } else {
+                (frames + frame).deinitialize(count: 1)
+            }
+            return result
+        }
+    }
+
+    @usableFromInline
+    func buildSingleton<T>(_ key: DefinitionKey, in family: Family, _ body: (Definition<T>) -> T) -> T {
+        singletonBuilder.lock()
+        defer { singletonBuilder.unlock() }
+        if let built = family.singleton(for: key) {
+            return unboxSingleton(checked(built, key), as: T.self)
+        }
+        if key.isMethodWithParameters { Failure.singletonMethodWithParameters(key) }
+        return withUnsafePointer(to: key) { keyPointer in
+            let step = enter(keyPointer, hash: key.hashBits, scope: .singleton)
+            if step < 0 {
+                return reused(~step, as: T.self)
+            }
+            singletonDepth += 1
+            let result = body(Definition(resolver: self, frame: step, serial: serial))
+            leave(step, returning: result)
+            singletonDepth -= 1
+            unpublishedSingletons.append((key, boxSingleton(result)))
+            if singletonDepth == 0 {
+                family.publish(unpublishedSingletons)
+                unpublishedSingletons.removeAll(keepingCapacity: true)
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,60 @@
+// Singletons already built: the per-thread caches in front of the family's store.
+
+extension Resolver {
+    // MARK: Singletons
+
+    /// The object of a singleton already built for `family` (see ``boxSingleton(_:)``), from this
+    /// thread's cache or, the first time, from the family.
+    @usableFromInline
+    func cachedSingletonObject(_ key: DefinitionKey, in family: Family) -> AnyObject? {
+        let hash = key.hashBits
+        if cacheFamilyID == family.id {
+            let (index, _) = cacheKeys.find(key, hash: hash)
+            if index >= 0 {
+                if key.isExplicit && ObjectIdentifier(cacheKeys.keys[index].type) != ObjectIdentifier(key.type) {
+                    Failure.explicitKeyTypeMismatch(key, first: cacheKeys.keys[index])
+                }
+                fillSingletonLine(for: key, in: family, with: cacheObjects[index])
+                return cacheObjects[index].takeUnretainedValue()
+            }
+        }
+        guard let built = family.singleton(for: key) else { return nil }
+        let object = checked(built, key)
+        if cacheFamilyID != family.id {
+            cacheKeys.removeAll()
+            cacheFamilyID = family.id
+        }
+        if cacheKeys.isFull {
+            cacheKeys.grow()
+            let grown = UnsafeMutablePointer<Unmanaged<AnyObject>>.allocate(capacity: cacheKeys.capacity)
+            grown.moveInitialize(from: cacheObjects, count: cacheKeys.count)
+            cacheObjects.deallocate()
+            cacheObjects = grown
+        }
+        let (_, slot) = cacheKeys.find(key, hash: hash)
+        let index = withUnsafePointer(to: built.key) { cacheKeys.insert($0, hash: hash, slot: slot) }
+        cacheObjects[index] = Unmanaged.passUnretained(object)
+        fillSingletonLine(for: key, in: family, with: cacheObjects[index])
+        return object
+    }
+
+    func fillSingletonLine(for key: DefinitionKey, in family: Family, with object: Unmanaged<AnyObject>) {
+        guard !key.isExplicit else { return }  // an explicit key's reads check its type each time
+        singletonLine(for: key).pointee = SingletonLine(
+            familyID: family.id,
+            assemblyBits: key.assemblyBits,
+            typeBits: key.typeBits,
+            argumentBits: key.argumentBits,
+            name: key.name,
+            object: object
+        )
+    }
+
+    /// The singleton's object, once `key` is known to read it as the type it was built as.
+    func checked(_ singleton: Family.Singleton, _ key: DefinitionKey) -> AnyObject {
+        if key.isExplicit && ObjectIdentifier(singleton.key.type) != ObjectIdentifier(key.type) {
+            Failure.explicitKeyTypeMismatch(key, first: singleton.key)
+        }
+        return singleton.object
+    }
+}
