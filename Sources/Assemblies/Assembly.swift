@@ -91,16 +91,7 @@ open class Assembly: @unchecked Sendable {
         function: StaticString = #function,
         _ body: (Definition<T>) -> T
     ) -> T {
-        let definitionKey = DefinitionKey(
-            assembly: type(of: self),
-            member: function,
-            type: T.self,
-            explicitKey: key,
-            argument: nil
-        )
-        return Resolver.withCurrent(key: family.resolverKey) {
-            $0.resolve(definitionKey, scope: scope, in: family, body)
-        }
+        resolve(explicitKey: key, scope: scope, function: function, argument: nil, body)
     }
 
     /// Defines how the object this member returns is built, when it needs no registration.
@@ -157,18 +148,9 @@ open class Assembly: @unchecked Sendable {
         function: StaticString = #function,
         _ body: (Definition<T>) -> T
     ) -> T {
-        let definitionKey = DefinitionKey(
-            assembly: type(of: self),
-            member: function,
-            type: T.self,
-            explicitKey: key,
-            argument: existing
-        )
-        return Resolver.withCurrent(key: family.resolverKey) {
-            $0.resolve(definitionKey, scope: scope, in: family) { (definition: Definition<T>) in
-                definition.initObject(existing)
-                return body(definition)
-            }
+        resolve(explicitKey: key, scope: scope, function: function, argument: existing) { definition in
+            definition.initObject(existing)
+            return body(definition)
         }
     }
 
@@ -201,6 +183,28 @@ open class Assembly: @unchecked Sendable {
         _ body: () -> T
     ) -> T {
         define(withKey: key, scope: scope, injecting: existing, function: function) { (_: Definition<T>) in body() }
+    }
+
+    /// Resolves one read of the definition at `function` on this thread's resolver.
+    @inlinable
+    @inline(__always)
+    final func resolve<T>(
+        explicitKey: StaticString?,
+        scope: Scope,
+        function: StaticString,
+        argument: AnyObject?,
+        _ body: (Definition<T>) -> T
+    ) -> T {
+        let definitionKey = DefinitionKey(
+            assembly: type(of: self),
+            member: function,
+            type: T.self,
+            explicitKey: explicitKey,
+            argument: argument
+        )
+        return Resolver.withCurrent(key: family.resolverKey) {
+            $0.resolve(definitionKey, scope: scope, in: family, body)
+        }
     }
 
     // MARK: Collaborators

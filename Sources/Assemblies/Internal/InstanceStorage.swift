@@ -33,3 +33,14 @@ func unboxSingleton<T>(_ object: AnyObject, as _: T.Type) -> T {
 func identity(of value: Any) -> ObjectIdentifier? {
     type(of: value) is AnyObject.Type ? ObjectIdentifier(value as AnyObject) : nil
 }
+
+extension UnsafeMutablePointer {
+    /// Moves the first `count` elements into a new buffer of `capacity`, frees this one, and
+    /// returns the new one: how the resolver's buffers grow.
+    func moved(count: Int, toCapacity capacity: Int) -> UnsafeMutablePointer<Pointee> {
+        let grown = UnsafeMutablePointer<Pointee>.allocate(capacity: capacity)
+        grown.moveInitialize(from: self, count: count)
+        deallocate()
+        return grown
+    }
+}

@@ -72,10 +72,7 @@ extension Resolver {
     @usableFromInline
     func store(_ value: Any) -> Int32 {
         if valueCount == valueCapacity {
-            let grown = UnsafeMutablePointer<Any>.allocate(capacity: valueCapacity * 2)
-            grown.moveInitialize(from: values, count: valueCount)
-            values.deallocate()
-            values = grown
+            values = values.moved(count: valueCount, toCapacity: valueCapacity * 2)
             valueCapacity *= 2
         }
         (values + valueCount).initialize(to: value)
@@ -149,10 +146,7 @@ extension Resolver {
                 keys.replaceKey(at: found, with: key)
             }
             if touchedCount == touchedCapacity {
-                let grown = UnsafeMutablePointer<Int32>.allocate(capacity: touchedCapacity * 2)
-                grown.moveInitialize(from: touched, count: touchedCount)
-                touched.deallocate()
-                touched = grown
+                touched = touched.moved(count: touchedCount, toCapacity: touchedCapacity * 2)
                 touchedCapacity *= 2
             }
             touched[touchedCount] = Int32(found)
@@ -188,10 +182,7 @@ extension Resolver {
     @usableFromInline
     func prepareToPushDeeper() {
         if frameCount == frameCapacity {
-            let grown = UnsafeMutablePointer<Frame>.allocate(capacity: frameCapacity * 2)
-            grown.moveInitialize(from: frames, count: frameCount)
-            frames.deallocate()
-            frames = grown
+            frames = frames.moved(count: frameCount, toCapacity: frameCapacity * 2)
             frameCapacity *= 2
         }
         if frameCount + 1 == nextCycleCheck {
@@ -300,12 +291,8 @@ extension Resolver {
     func key(ofFrame index: Int) -> DefinitionKey { frames[index].key.pointee }
 
     func growEntries() {
-        let count = keys.count
         keys.grow()
-        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: keys.capacity)
-        grown.moveInitialize(from: entries, count: count)
-        entries.deallocate()
-        entries = grown
+        entries = entries.moved(count: keys.count, toCapacity: keys.capacity)
     }
 
     /// The definitions from `frame` to the top of the stack, then `key` read again.

@@ -26,10 +26,7 @@ extension Resolver {
         }
         if cacheKeys.isFull {
             cacheKeys.grow()
-            let grown = UnsafeMutablePointer<Unmanaged<AnyObject>>.allocate(capacity: cacheKeys.capacity)
-            grown.moveInitialize(from: cacheObjects, count: cacheKeys.count)
-            cacheObjects.deallocate()
-            cacheObjects = grown
+            cacheObjects = cacheObjects.moved(count: cacheKeys.count, toCapacity: cacheKeys.capacity)
         }
         let (_, slot) = cacheKeys.find(key, hash: hash)
         let index = withUnsafePointer(to: built.key) { cacheKeys.insert($0, hash: hash, slot: slot) }
