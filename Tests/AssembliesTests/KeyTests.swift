@@ -32,6 +32,7 @@ private final class NetworkAssembly: Assembly, @unchecked Sendable {
     var cacheLogger: Logger { define { Logger(category: "cache") } }
     var sharedLogger: Logger { define(withKey: "shared-logger") { Logger(category: "network") } }
     var sharedPair: (Logger, Logger) { define { (self.sharedLogger, self.sharedLogger) } }
+    var unnamedLogger: Logger { define(withKey: "") { Logger(category: "network") } }
 
     var greeter: any Greeter { define(scope: .singleton) { EnglishGreeter() } }
     var settings: Settings {
@@ -48,6 +49,9 @@ private final class StorageAssembly: Assembly, @unchecked Sendable {
     var network: NetworkAssembly { collaborator() }
     var requestLogger: Logger { define { Logger(category: "storage") } }
     var sharedLogger: Logger { define(withKey: "shared-logger") { Logger(category: "storage") } }
+    var unnamedLogger: Logger { define(withKey: "") { Logger(category: "unnamed") } }
+    var unnamedPair: (Logger, Logger) { define { (self.unnamedLogger, self.network.unnamedLogger) } }
+
     var loggers: [Logger] {
         define { [self.requestLogger, self.network.requestLogger, self.sharedLogger, self.network.sharedLogger] }
     }
@@ -71,6 +75,13 @@ private final class StorageAssembly: Assembly, @unchecked Sendable {
         let loggers = StorageAssembly().loggers
         #expect(loggers[2] === loggers[3])
         let pair = NetworkAssembly().sharedPair
+        #expect(pair.0 === pair.1)
+    }
+
+    @Test func anEmptyExplicitKeyIsOneSlotToo() {
+        let storage = StorageAssembly()
+        #expect(storage.unnamedLogger !== storage.unnamedLogger)
+        let pair = storage.unnamedPair
         #expect(pair.0 === pair.1)
     }
 

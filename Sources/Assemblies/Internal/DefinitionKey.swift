@@ -69,7 +69,7 @@ struct DefinitionKey {
         var nameBits: UInt
         if nameCount >= 8 {
             nameBits = UInt(truncatingIfNeeded: name.loadUnaligned(as: UInt64.self))
-        } else if nameCount > 0 {
+        } else if nameCount >= 0 {
             nameBits = 0
             for offset in 0..<nameCount {
                 nameBits = (nameBits << 8) | UInt(name.load(fromByteOffset: offset, as: UInt8.self))
@@ -92,7 +92,7 @@ struct DefinitionKey {
             left.pointee.nameCount == right.pointee.nameCount
         else { return false }
         return left.pointee.name == right.pointee.name
-            || (left.pointee.nameCount > 0
+            || (left.pointee.nameCount >= 0
                 && sameBytes(left.pointee.name, right.pointee.name, count: left.pointee.nameCount))
     }
 
