@@ -44,7 +44,7 @@ public struct Definition<T> {
     /// ```
     ///
     /// Registering is meant for classes: a value type registers a copy. The body must return the
-    /// object it registered, and may register it only once.
+    /// object it registered, and may register no other (registering the same object again is harmless).
     ///
     /// - Parameter object: The instance this definition builds.
     /// - Returns: `object`, unchanged.

@@ -36,7 +36,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     ///
     /// A prototype read at top level still opens an object graph for its dependencies. While a
     /// prototype is being wired, a read that comes straight back from one of its direct dependencies
-    /// (a back-reference such as `view.presenter`) gets the instance being wired; every other read
+    /// (a back-reference such as `presenter.view`) gets the instance being wired; every other read
     /// builds a new one.
     @inlinable
     public static var prototype: Scope { Scope(.prototype) }
@@ -52,8 +52,8 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// One instance per definition for a whole family of assemblies, built lazily on first read.
     ///
     /// The body runs exactly once, even under contention, and a cached singleton is returned before
-    /// its body runs: a singleton is wired once and never re-wired. No thread sees a singleton before
-    /// its body has returned.
+    /// its body runs: a singleton is wired once and never re-wired. No other thread sees a singleton
+    /// before its body, and that of any singleton being built around it, has returned.
     @inlinable
     public static var singleton: Scope { Scope(.singleton) }
 

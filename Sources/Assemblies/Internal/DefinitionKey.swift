@@ -2,12 +2,14 @@
 ///
 /// A default key is the definition site: the assembly type, the member name (`#function`) and the
 /// result type, plus the identity of an injected object. An explicit key (`withKey:`) is the name
-/// alone and is shared by the whole family; its result type is kept to diagnose a key used for two
-/// types.
+/// alone (plus an injected object) and is shared by the whole family; its result type is kept to
+/// diagnose a key used for two types.
 ///
-/// Keys are hashed and compared as five words, without hashing strings: the name is a
-/// `StaticString` compared by address first, and by its bytes only when two copies of one literal
-/// live at different addresses. The hash reads the name's length and at most 16 of its bytes.
+/// Keys are hashed and compared as five words, without hashing strings: the assembly type and the
+/// result type (0 for an explicit key), the injected object (or 0), and the name's address and
+/// length. The name is a `StaticString` compared by address first, and by its bytes only when the
+/// addresses differ and the other words match. The hash reads the name's length and at most 8 of
+/// its bytes.
 @usableFromInline
 struct DefinitionKey {
     // MARK: Identity

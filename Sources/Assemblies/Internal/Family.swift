@@ -100,5 +100,5 @@ final class Family: Sendable {
 /// Serialises the building of singletons across the process, so each is built exactly once.
 ///
 /// It is recursive because a singleton body reads other definitions, singletons among them. Reads
-/// of singletons that are already built never take it.
+/// of singletons that are already published never take it.
 let singletonBuilder = Lock(recursive: true)

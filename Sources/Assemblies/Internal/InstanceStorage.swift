@@ -1,6 +1,7 @@
 /// Whether values of `T` are single class references, which the library stores as they are and reads
-/// back without a dynamic cast: the key of every slot includes its result type, so a slot only ever
-/// holds a `T`. Other values are stored as `Any`.
+/// back without a dynamic cast: a default key includes its result type, and an explicit key's type is
+/// checked before its slot is read, so a slot only ever holds a `T`. Other values are stored as `Any`
+/// in the graph (boxed by Swift when larger than three words) and in a ``ValueBox`` as singletons.
 @inlinable
 func isReference<T>(_: T.Type) -> Bool {
     T.self is AnyObject.Type && MemoryLayout<T>.size == MemoryLayout<AnyObject>.size

@@ -13,7 +13,8 @@ import Android
 extension Resolver {
     // MARK: The graph's lifetime
 
-    /// Ends the graph: the resolver keeps none of its instances.
+    /// Ends the graph: the resolver keeps none of its instances, and keeps its keys unless there are
+    /// more than ``keyLimit``.
     @usableFromInline
     func closeGraph() {
         // Releasing instances runs their deinit, which may read assemblies again: that starts a new
@@ -48,7 +49,7 @@ extension Resolver {
 
     // MARK: Instances
 
-    /// An instance to hand back again, found by ``enter(_:scope:)``, as the `T` it was stored as.
+    /// An instance to hand back again, found by ``enter(_:hash:scope:)``, as the `T` it was stored as.
     @inlinable
     func reused<T>(_ source: Int, as _: T.Type) -> T {
         if isReference(T.self) {
@@ -225,7 +226,7 @@ extension Resolver {
         }
     }
 
-    /// Finishes building the frame at `index` with the instance its body returned.
+    /// Finishes building the frame at `frame` with the instance its body returned.
     @inlinable
     func leave<T>(_ frame: Int, returning result: T) {
         if isReference(T.self) {

@@ -16,9 +16,15 @@ import Android
 /// is why its state opts out of dynamic exclusivity checks: they would cost more than the rest of a
 /// resolution.
 ///
-/// Shared definitions (object graph, singleton) have an entry in a hash table for the life of the
-/// graph. Prototypes have none: a prototype only ever needs to know whether it is read straight
-/// back from its direct dependency, which the frame below the top answers.
+/// Shared definitions (object graph, singleton) have an entry in a hash table whose keys stay from
+/// one graph to the next; an entry belongs to the current graph when it carries its generation.
+/// Prototypes have none (except one with an explicit key, to check the key's type and scope): a
+/// prototype only needs to know whether it is read straight back from its direct dependency, which
+/// the frame below the top answers. A cycle made only of prototypes is found by scanning the stack
+/// each time its depth doubles past ``firstCycleCheck``.
+///
+/// A top-level resolution that starts while this resolver is busy with another family's graph, or
+/// releasing one, runs on a spare resolver.
 @usableFromInline
 final class Resolver {
     // MARK: The graph in flight
@@ -30,8 +36,9 @@ final class Resolver {
     @usableFromInline @exclusivity(unchecked) var serial: UInt64 = 0
     /// Numbers graphs: an entry belongs to the current graph when it carries its generation.
     @usableFromInline @exclusivity(unchecked) var generation: UInt64 = 0
-    /// The shared definitions this thread has read. Keys stay from one graph to the next, so a
-    /// steady program looks each key up without inserting it again.
+    /// The shared definitions (and explicit-keyed prototypes) this thread has read. Keys stay from
+    /// one graph to the next, so a steady program looks each key up without inserting it again,
+    /// until a graph ends with more than ``keyLimit`` of them.
     @usableFromInline @exclusivity(unchecked) var keys = KeyTable(capacity: 16)
     /// Parallel to `keys`.
     @usableFromInline @exclusivity(unchecked) var entries: UnsafeMutablePointer<Entry>
@@ -142,8 +149,9 @@ final class Resolver {
     /// when it returns: a singleton built inside a cycle may point at one still being wired, and no
     /// other thread may see either before both are done.
     @exclusivity(unchecked) var unpublishedSingletons: [(key: DefinitionKey, object: AnyObject)] = []
-    /// The first level of the singleton cache: direct-mapped by the name's address, so a read of a
-    /// singleton this thread has read before compares five words and hashes nothing.
+    /// The first level of the singleton cache, for default keys only: direct-mapped by the name's
+    /// address and the result type, so a read of a singleton this thread has read before compares
+    /// five words and hashes nothing.
     @usableFromInline @exclusivity(unchecked) var singletonLines: UnsafeMutablePointer<SingletonLine>
     @usableFromInline static let singletonLineCount = 64
 
@@ -166,7 +174,8 @@ final class Resolver {
         return singletonLines + Int(index)
     }
 
-    /// The second level: every singleton this thread has read in one family, by key.
+    /// The second level: every singleton this thread has read in one family (the last one it read
+    /// a singleton from), by key.
     @usableFromInline @exclusivity(unchecked) var cacheFamilyID: UInt64 = 0
     @usableFromInline @exclusivity(unchecked) var cacheKeys = KeyTable(capacity: 8)
     /// Unretained: the family keeps its singletons alive, and the cache is only read for a family
