@@ -101,6 +101,37 @@ private final class PongAssembly: Assembly, @unchecked Sendable {
     }
 }
 
+/// An object-graph instance that reads a singleton pointing back at it, then finishes its wiring.
+private final class Owner {
+    var registry: Registry?
+    private(set) var isWired = false
+    func finishWiring() { isWired = true }
+}
+
+private final class OwnedRegistry {
+    var owner: Owner?
+}
+
+private final class OwnerAssembly: Assembly, @unchecked Sendable {
+    var owner: Owner {
+        define { definition in
+            let owner = definition *~> Owner()
+            _ = self.registry
+            for _ in 0..<2_000 { _ = Bottom() }
+            owner.finishWiring()
+            return owner
+        }
+    }
+
+    var registry: OwnedRegistry {
+        define(scope: .singleton) { definition in
+            let registry = definition *~> OwnedRegistry()
+            registry.owner = self.owner
+            return registry
+        }
+    }
+}
+
 /// A definition whose body starts a resolution of another family, and one that waits for another thread.
 private final class RelayAssembly: Assembly, @unchecked Sendable {
     let other = DiamondAssembly()
@@ -159,6 +190,21 @@ private final class ResultBox: @unchecked Sendable {
             #expect(Set(registries.values).count == 1)
             #expect(assembly.counter["registry"] == 1)
             #expect(assembly.counter["clock"] == 1)
+        }
+    }
+
+    @Test func aSingletonIsNotSeenBeforeTheGraphThatBuiltItIsWired() {
+        for _ in 0..<60 {
+            let assembly = OwnerAssembly()
+            let seen = Counter()
+            onThreads(4) { thread in
+                if thread == 0 {
+                    _ = assembly.owner
+                } else if assembly.registry.owner?.isWired != true {
+                    seen.tick("half-wired owner")
+                }
+            }
+            #expect(seen["half-wired owner"] == 0)
         }
     }
 

@@ -16,6 +16,7 @@ final class Child {
 
 final class Loop {
     var next: Loop?
+    init(next: Loop? = nil) { self.next = next }
 }
 
 protocol Vehicle: AnyObject {}
@@ -134,6 +135,17 @@ final class MisuseAssembly: Assembly, @unchecked Sendable {
             return definition *~> Loop()
         }
     }
+}
+
+/// Two families whose definitions read each other: each crossing starts a graph of its own.
+final class EastAssembly: Assembly, @unchecked Sendable {
+    nonisolated(unsafe) static var west: WestAssembly?
+    var east: Loop { define { Loop(next: EastAssembly.west?.west) } }
+}
+
+final class WestAssembly: Assembly, @unchecked Sendable {
+    let east = EastAssembly()
+    var west: Loop { define { Loop(next: self.east.east) } }
 }
 
 final class MisuseQuestsAssembly: Assembly, @unchecked Sendable {
@@ -256,6 +268,18 @@ private func stderr(of result: ExitTest.Result?) -> String {
         let message = stderr(of: result)
         #expect(message.contains("the key \"shared-ride\" is used with two scopes"))
         #expect(message.contains("MisuseAssembly.sharedRide (key \"shared-ride\") defines it as .objectGraph"))
+    }
+
+    @Test func aCycleBetweenTwoFamiliesStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let west = WestAssembly()
+            EastAssembly.west = west
+            _ = west.west
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("a resolution crossed between families of assemblies 33 times without returning"))
+        #expect(message.contains("EastAssembly.east → WestAssembly.west → EastAssembly.east"))
+        #expect(message.contains("reach the other assembly with `collaborator()`"))
     }
 
     @Test func aDefinitionKeptPastItsBodyStops() async {

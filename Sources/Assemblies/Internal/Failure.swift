@@ -27,6 +27,18 @@ enum Failure {
         )
     }
 
+    static func crossFamilyCycle(_ chain: [DefinitionKey]) -> Never {
+        stop(
+            """
+            a resolution crossed between families of assemblies \(chain.count) times without \
+            returning: \(describe(Array(chain.prefix(8)))) → …. Each family resolves in a graph of \
+            its own, so a cycle through assemblies of different families can't close. To fix this, \
+            reach the other assembly with `collaborator()` so that both belong to one family, or \
+            break the cycle.
+            """
+        )
+    }
+
     static func prototypeCycle(_ chain: [DefinitionKey]) -> Never {
         stop(
             """

@@ -21,6 +21,15 @@ extension Resolver {
         // top-level resolution on the spare resolver.
         isClosing = true
         activeFamilyID = 0
+        if holdsSingletonBuilder {
+            if let family = unpublishedFamily {
+                family.publish(unpublishedSingletons)
+            }
+            unpublishedSingletons.removeAll(keepingCapacity: true)
+            unpublishedFamily = nil
+            holdsSingletonBuilder = false
+            singletonBuilder.unlock()
+        }
         for index in 0..<touchedCount {
             entries[Int(touched[index])].object = nil
         }
@@ -35,10 +44,24 @@ extension Resolver {
         isClosing = false
     }
 
+    /// Runs `body` on this thread's spare resolver: a read of another family, or one made while
+    /// this graph is being released, is a top-level resolution of its own.
     @usableFromInline
-    func withSpare<Result>(_ body: (Resolver) -> Result) -> Result {
+    func withSpare<Result>(crossingWith key: DefinitionKey, _ body: (Resolver) -> Result) -> Result {
         let spare = self.spare ?? Resolver()
         self.spare = nil
+        spare.outer = self
+        spare.crossingKey = key
+        spare.crossings = crossings + 1
+        if spare.crossings > Self.crossingLimit {
+            var chain: [DefinitionKey] = []
+            var resolver: Resolver? = spare
+            while let current = resolver, let key = current.crossingKey {
+                chain.append(key)
+                resolver = current.outer
+            }
+            Failure.crossFamilyCycle(chain.reversed())
+        }
         let raw = pthread_getspecific(resolverKey)
         pthread_setspecific(resolverKey, Unmanaged.passUnretained(spare).toOpaque())
         let result = body(spare)

@@ -40,7 +40,7 @@ extension Resolver {
         _ body: (Definition<T>) -> T
     ) -> T {
         if activeFamilyID != 0 || isClosing {
-            return withSpare { $0.resolveTopLevel(key, scope: scope, in: family, body) }
+            return withSpare(crossingWith: key) { $0.resolveTopLevel(key, scope: scope, in: family, body) }
         }
         activeFamilyID = family.id
         generation &+= 1
@@ -161,8 +161,11 @@ extension Resolver {
 
     @usableFromInline
     func buildSingleton<T>(_ key: DefinitionKey, in family: Family, _ body: (Definition<T>) -> T) -> T {
-        singletonBuilder.lock()
-        defer { singletonBuilder.unlock() }
+        if !holdsSingletonBuilder {
+            // Released when the graph closes (see `unpublishedSingletons`).
+            singletonBuilder.lock()
+            holdsSingletonBuilder = true
+        }
         if let built = family.singleton(for: key) {
             return unboxSingleton(checked(built, key), as: T.self)
         }
@@ -172,15 +175,10 @@ extension Resolver {
             if step < 0 {
                 return reused(~step, as: T.self)
             }
-            singletonDepth += 1
             let result = body(Definition(resolver: self, frame: step, serial: serial))
             leave(step, returning: result)
-            singletonDepth -= 1
             unpublishedSingletons.append((key, boxSingleton(result)))
-            if singletonDepth == 0 {
-                family.publish(unpublishedSingletons)
-                unpublishedSingletons.removeAll(keepingCapacity: true)
-            }
+            unpublishedFamily = family
             return result
         }
     }

@@ -143,12 +143,13 @@ final class Resolver {
 
     // MARK: Singletons
 
-    /// How many singleton bodies are running on this thread.
-    @exclusivity(unchecked) var singletonDepth = 0
-    /// Singletons built since the outermost singleton body started. They are published together
-    /// when it returns: a singleton built inside a cycle may point at one still being wired, and no
-    /// other thread may see either before both are done.
+    /// Whether this graph has built a singleton, and so holds the builder lock until it closes.
+    @exclusivity(unchecked) var holdsSingletonBuilder = false
+    /// Singletons built in this graph, published to `family` when the graph closes: a singleton
+    /// may point at instances of the graph still being wired, and no other thread may see it before
+    /// they are done. The builder lock, held until then, keeps other threads from building it too.
     @exclusivity(unchecked) var unpublishedSingletons: [(key: DefinitionKey, object: AnyObject)] = []
+    @exclusivity(unchecked) var unpublishedFamily: Family?
     /// The first level of the singleton cache, for default keys only: direct-mapped by the name's
     /// address and the result type, so a read of a singleton this thread has read before compares
     /// five words and hashes nothing.
@@ -189,6 +190,13 @@ final class Resolver {
     var pendingType: ObjectIdentifier?
     /// A resolver for a top-level resolution that starts while this one is busy with another family.
     var spare: Resolver?
+    /// For a spare resolver: the resolver it stands in for, and the read that crossed over.
+    unowned(unsafe) var outer: Resolver?
+    var crossingKey: DefinitionKey?
+    /// How many resolutions of other families this one is nested in.
+    var crossings = 0
+    /// Beyond this many nested crossings between families, a resolution is a cycle that can't close.
+    static let crossingLimit = 32
 
     init() {
         entries = .allocate(capacity: keys.capacity)
