@@ -53,7 +53,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     ///
     /// The body runs exactly once, even under contention, and a cached singleton is returned before
     /// its body runs: a singleton is wired once and never re-wired. No other thread sees a singleton
-    /// before its body, and that of any singleton being built around it, has returned.
+    /// before the graph that built it has closed.
     @inlinable
     public static var singleton: Scope { Scope(.singleton) }
 
