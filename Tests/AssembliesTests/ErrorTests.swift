@@ -199,6 +199,17 @@ private func stderr(of result: ExitTest.Result?) -> String {
         #expect(message.contains("MisuseAssembly.bicycle (key \"ride\") reads it as Bicycle"))
     }
 
+    @Test func anExplicitKeyUsedForTwoTypesInTwoGraphsStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let assembly = MisuseAssembly()
+            _ = assembly.bicycleLoop
+            _ = assembly.bicycle
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("the key \"ride\" is used for two types"))
+        #expect(message.contains("MisuseAssembly.bicycle (key \"ride\") reads it as Bicycle"))
+    }
+
     @Test func registeringAnObjectOfAnotherTypeStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = MisuseAssembly().vehicle

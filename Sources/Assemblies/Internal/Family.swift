@@ -34,6 +34,8 @@ final class Family: Sendable {
 
     private struct State {
         var singletons: [DefinitionKey: Singleton] = [:]
+        /// The first definition read under each explicit key, to catch the key used for another type.
+        var explicitKeys: [DefinitionKey: DefinitionKey] = [:]
         var assemblies: [ObjectIdentifier: Assembly] = [:]
         weak var root: Assembly?
         var rootID: ObjectIdentifier?
@@ -79,6 +81,20 @@ final class Family: Sendable {
             if let raced = state.assemblies[ObjectIdentifier(type)] { return unsafeDowncast(raced, to: A.self) }
             state.assemblies[ObjectIdentifier(type)] = made
             return made
+        }
+    }
+
+    // MARK: Explicit keys
+
+    /// Stops when `key`, an explicit key, was first read in this family as another type.
+    func checkExplicitKey(_ key: DefinitionKey) {
+        let first = state.withLock { state in
+            if let first = state.explicitKeys[key] { return first }
+            state.explicitKeys[key] = key
+            return key
+        }
+        if ObjectIdentifier(first.type) != ObjectIdentifier(key.type) {
+            Failure.explicitKeyTypeMismatch(key, first: first)
         }
     }
 

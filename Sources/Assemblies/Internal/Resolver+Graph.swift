@@ -21,6 +21,7 @@ extension Resolver {
         // top-level resolution on the spare resolver.
         isClosing = true
         activeFamilyID = 0
+        activeFamily = nil
         if holdsSingletonBuilder {
             if let family = unpublishedFamily {
                 family.publish(unpublishedSingletons)
@@ -167,6 +168,8 @@ extension Resolver {
             entry.pointee.frame = -1
             entry.pointee.value = -1
             if key.pointee.isExplicit {
+                // First read of the key in this graph: the family remembers its type across graphs.
+                activeFamily?.checkExplicitKey(key.pointee)
                 keys.replaceKey(at: found, with: key)
             }
             if touchedCount == touchedCapacity {

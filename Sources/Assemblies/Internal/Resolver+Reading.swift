@@ -43,6 +43,7 @@ extension Resolver {
             return withSpare(crossingWith: key) { $0.resolveTopLevel(key, scope: scope, in: family, body) }
         }
         activeFamilyID = family.id
+        activeFamily = family
         generation &+= 1
         let result = resolveInGraph(key, scope: scope, in: family, body)
         closeGraph()

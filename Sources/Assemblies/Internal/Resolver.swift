@@ -31,6 +31,9 @@ final class Resolver {
 
     /// The family whose top-level resolution owns the graph, or 0 when no graph is open.
     @usableFromInline @exclusivity(unchecked) var activeFamilyID: UInt64 = 0
+    /// That family, unretained: the assembly whose read opened the graph keeps it alive until the
+    /// graph closes.
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var activeFamily: Family?
     @usableFromInline @exclusivity(unchecked) var isClosing = false
     /// Numbers frames, so a ``Definition`` kept past its body is recognised.
     @usableFromInline @exclusivity(unchecked) var serial: UInt64 = 0
