@@ -121,6 +121,14 @@ struct DefinitionKey {
         return String(decoding: UnsafeRawBufferPointer(start: name, count: nameCount), as: UTF8.self)
     }
 
+    /// Stops when this key is read as another type than `first`, the definition that first used it.
+    /// Only an explicit key can meet this: a default key's type is part of its identity.
+    func requireSameType(as first: DefinitionKey) {
+        if ObjectIdentifier(first.type) != ObjectIdentifier(type) {
+            Failure.explicitKeyTypeMismatch(self, first: first)
+        }
+    }
+
     /// Whether the member is a method with parameters, whose calls the key can't tell apart.
     var isMethodWithParameters: Bool {
         !isExplicit && argumentBits == 0 && member.description.contains(":")

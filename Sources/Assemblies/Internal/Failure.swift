@@ -50,7 +50,6 @@ enum Failure {
         )
     }
 
-    @usableFromInline
     static func explicitKeyTypeMismatch(_ key: DefinitionKey, first: DefinitionKey) -> Never {
         stop(
             """

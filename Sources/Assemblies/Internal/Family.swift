@@ -93,9 +93,7 @@ final class Family: Sendable {
             state.explicitKeys[key] = key
             return key
         }
-        if ObjectIdentifier(first.type) != ObjectIdentifier(key.type) {
-            Failure.explicitKeyTypeMismatch(key, first: first)
-        }
+        key.requireSameType(as: first)
     }
 
     // MARK: Singletons

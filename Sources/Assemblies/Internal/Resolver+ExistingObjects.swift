@@ -46,9 +46,7 @@ extension Resolver {
         let (index, _) = keys.find(key, hash: key.hashBits)
         guard index >= 0, entries[index].generation == generation else { return nil }
         let first = keys.keys[index]
-        if ObjectIdentifier(first.type) != ObjectIdentifier(T.self) {
-            Failure.explicitKeyTypeMismatch(key, first: first)
-        }
+        key.requireSameType(as: first)
         let visible = visibleInstances(in: family).last { $0.key.matches(key) }
         return visible.map { $0.instance as! T }
     }

@@ -239,11 +239,11 @@ extension Resolver {
         let top = frameCount - 1
         var frame = top - 1
         while frame >= 0 && frames[frame + 1].scope == .prototype {
-            if frames[frame].key.pointee.matches(frames[top].key.pointee) {
+            if DefinitionKey.same(frames[frame].key, frames[top].key) {
                 // Report the cycle from where it was first entered.
                 let period = top - frame
                 var start = frame
-                while start > 0 && frames[start - 1].key.pointee.matches(frames[start - 1 + period].key.pointee) {
+                while start > 0 && DefinitionKey.same(frames[start - 1].key, frames[start - 1 + period].key) {
                     start -= 1
                 }
                 Failure.prototypeCycle((start...(start + period)).map { frames[$0].key.pointee })
@@ -329,9 +329,7 @@ extension Resolver {
 
     func checkExplicitKey(_ key: DefinitionKey, at index: Int, scope: Scope.Kind) {
         let first = keys.keys[index]
-        if ObjectIdentifier(first.type) != ObjectIdentifier(key.type) {
-            Failure.explicitKeyTypeMismatch(key, first: first)
-        }
+        key.requireSameType(as: first)
         if entries[index].scope != scope {
             Failure.explicitKeyScopeMismatch(key, first: first, firstScope: entries[index].scope, scope: scope)
         }

@@ -11,9 +11,7 @@ extension Resolver {
         if cacheFamilyID == family.id {
             let (index, _) = cacheKeys.find(key, hash: hash)
             if index >= 0 {
-                if key.isExplicit && ObjectIdentifier(cacheKeys.keys[index].type) != ObjectIdentifier(key.type) {
-                    Failure.explicitKeyTypeMismatch(key, first: cacheKeys.keys[index])
-                }
+                if key.isExplicit { key.requireSameType(as: cacheKeys.keys[index]) }
                 fillSingletonLine(for: key, in: family, with: cacheObjects[index])
                 return cacheObjects[index].takeUnretainedValue()
             }
@@ -49,9 +47,7 @@ extension Resolver {
 
     /// The singleton's object, once `key` is known to read it as the type it was built as.
     func checked(_ singleton: Family.Singleton, _ key: DefinitionKey) -> AnyObject {
-        if key.isExplicit && ObjectIdentifier(singleton.key.type) != ObjectIdentifier(key.type) {
-            Failure.explicitKeyTypeMismatch(key, first: singleton.key)
-        }
+        if key.isExplicit { key.requireSameType(as: singleton.key) }
         return singleton.object
     }
 }
