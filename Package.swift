@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "Assemblies",
+    // `Synchronization.Atomic`, which lets a read check for test overrides in one word, needs these.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Assemblies", targets: ["Assemblies"])
     ],

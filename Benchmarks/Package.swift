@@ -10,7 +10,7 @@ import PackageDescription
 
 let package = Package(
     name: "Benchmarks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Assemblies", path: ".."),
         .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),

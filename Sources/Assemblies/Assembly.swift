@@ -185,6 +185,81 @@ open class Assembly: @unchecked Sendable {
         define(withKey: key, scope: scope, injecting: existing, function: function) { (_: Definition<T>) in body() }
     }
 
+    /// Defines how the object a method with parameters returns is built, with the argument values
+    /// as part of its key.
+    ///
+    /// ```swift
+    /// func knight(named name: String, quests: Int) -> Knight {
+    ///     define(arguments: name, quests) { Knight(name: name, quests: quests, horse: self.horse) }
+    /// }
+    ///
+    /// assembly.knight(named: "Lancelot", quests: 3)
+    /// ```
+    ///
+    /// Within one object graph, equal arguments give the same instance and different arguments
+    /// different ones; a singleton is one instance per combination of argument values, kept by the
+    /// family like any singleton. Any number of arguments of any `Hashable` types may be given, and
+    /// `nil` is a value like any other. To pass arguments on, call the next definition with them —
+    /// in this assembly or a collaborator. A graph keeps no argument once it has closed.
+    ///
+    /// - Parameters:
+    ///   - key: An explicit key shared by the whole family; by default the definition site.
+    ///   - scope: How long the instance lives and who shares it; ``Scope/objectGraph`` by default.
+    ///   - arguments: The method's parameters, as part of the key.
+    ///   - function: The member that defines the object. Leave the default.
+    ///   - body: Builds, registers and wires the instance, and returns it.
+    /// - Returns: The instance for this read and these arguments.
+    @inlinable
+    public final func define<T, each Argument: Hashable>(
+        withKey key: StaticString? = nil,
+        scope: Scope = .objectGraph,
+        arguments: repeat each Argument,
+        function: StaticString = #function,
+        _ body: (Definition<T>) -> T
+    ) -> T {
+        var values: [AnyHashable] = []
+        repeat values.append(AnyHashable(each arguments))
+        let definitionKey = DefinitionKey(
+            assembly: type(of: self),
+            member: function,
+            type: T.self,
+            explicitKey: key,
+            arguments: values
+        )
+        return Resolver.withCurrent(key: family.resolverKey) {
+            $0.resolve(definitionKey, scope: scope, in: family, body)
+        }
+    }
+
+    /// Defines how the object a method with parameters returns is built, with the argument values
+    /// as part of its key, when it needs no registration.
+    ///
+    /// ```swift
+    /// func banner(for city: String, units: Units?) -> Banner {
+    ///     define(scope: .singleton, arguments: city, units) { Banner(city: city, units: units) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: An explicit key shared by the whole family; by default the definition site.
+    ///   - scope: How long the instance lives and who shares it; ``Scope/objectGraph`` by default.
+    ///   - arguments: The method's parameters, as part of the key.
+    ///   - function: The member that defines the object. Leave the default.
+    ///   - body: Builds and wires the instance, and returns it.
+    /// - Returns: The instance for this read and these arguments.
+    @inlinable
+    public final func define<T, each Argument: Hashable>(
+        withKey key: StaticString? = nil,
+        scope: Scope = .objectGraph,
+        arguments: repeat each Argument,
+        function: StaticString = #function,
+        _ body: () -> T
+    ) -> T {
+        define(withKey: key, scope: scope, arguments: repeat each arguments, function: function) {
+            (_: Definition<T>) in body()
+        }
+    }
+
     /// Resolves one read of the definition at `function` on this thread's resolver.
     @inlinable
     @inline(__always)
@@ -225,6 +300,67 @@ open class Assembly: @unchecked Sendable {
     /// - Returns: The family's assembly of that type.
     public final func collaborator<A: Assembly>(_ type: A.Type = A.self) -> A {
         family.assembly(of: type)
+    }
+
+    // MARK: Activation and resettable scopes
+
+    /// Builds this family's eager singletons, if you override it: the singletons that
+    /// ``activate()`` builds when the program starts instead of on first read.
+    ///
+    /// Read them in the order they should be built; reach collaborators' eager singletons from
+    /// here too. Each read is a top-level resolution of its own.
+    ///
+    /// ```swift
+    /// override func buildEagerSingletons() {
+    ///     _ = database        // first
+    ///     _ = analytics       // second; it may read `database`
+    ///     core.buildEagerSingletons()
+    /// }
+    /// ```
+    ///
+    /// Definitions read here keep their scope; list singletons. A singleton that isn't listed stays
+    /// lazy (``Scope/singleton`` is lazy by default).
+    open func buildEagerSingletons() {}
+
+    /// Activates the family: calls the root's ``buildEagerSingletons()`` once, building the eager
+    /// singletons in the order it reads them.
+    ///
+    /// ```swift
+    /// let app = ApplicationAssembly()
+    /// app.activate()   // the eager singletons exist from here on
+    /// ```
+    ///
+    /// Activating a family again, or from another of its assemblies, does nothing. A family that is
+    /// never activated works too; its eager singletons are then built on first read.
+    public final func activate() {
+        guard family.beginActivation() else { return }
+        (family.root ?? self).buildEagerSingletons()
+    }
+
+    /// Drops the instances of the resettable scope `scope`, so that the next read of each of its
+    /// definitions builds a new one; other scopes keep theirs.
+    ///
+    /// ```swift
+    /// extension Scope {
+    ///     static let session = Scope.resettable("session")
+    /// }
+    ///
+    /// app.reset(.session)   // e.g. when the user logs out
+    /// ```
+    ///
+    /// Dropped instances that adopt ``Disposable`` are disposed of, the most recently built first,
+    /// after the scope is empty. Objects that still hold a dropped instance keep it. A graph
+    /// resolving at the same time on another thread may finish with the instances it already read.
+    /// While ``Overrides`` apply in this task, it resets the scope's instances in those overrides.
+    ///
+    /// - Parameter scope: A scope made by ``Scope/resettable(_:)``.
+    public final func reset(_ scope: Scope) {
+        guard scope.kind == .resettable else { Failure.resetOfUnnamedScope(scope) }
+        let context = family.mayBeOverridden ? OverrideContext.innermost(for: family) : nil
+        let dropped = (context?.singletons ?? family.singletons).reset(scope)
+        for object in dropped {
+            (unboxed(object) as? Disposable)?.dispose()
+        }
     }
 
     // MARK: Existing objects

@@ -14,6 +14,10 @@
 /// }
 /// ```
 ///
+/// Through it, a body can also add hooks that run when the instance is finished:
+/// ``afterWiring(_:)`` once the body has returned, ``afterAllInjections(_:)`` once the whole graph
+/// is complete.
+///
 /// A `Definition` is only valid while its body runs; using it afterwards stops the program.
 public struct Definition<T> {
     @usableFromInline unowned(unsafe) let resolver: Resolver
@@ -61,6 +65,57 @@ public struct Definition<T> {
         }
         resolver.register(instance, frame: frame, serial: serial)
         return object
+    }
+
+    /// Adds a hook that runs once the body has returned the instance, wired: once per instance
+    /// built, never when a cached singleton or an instance already in the graph is handed out.
+    ///
+    /// ```swift
+    /// var database: Database {
+    ///     define(scope: .singleton) { definition in
+    ///         definition.afterWiring { database in database.migrate() }
+    ///         return Database(path: self.path)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Hooks run right after the body returns, in the order the body added them, before the
+    /// definition that read this one goes on. In a cycle, an instance this one points back to may
+    /// still be being wired when the hook runs; work that needs the whole graph belongs in
+    /// ``afterAllInjections(_:)``.
+    ///
+    /// - Parameter hook: Called with the instance the body returned.
+    @inlinable
+    public func afterWiring(_ hook: @escaping (T) -> Void) {
+        resolver.addHook(frame: frame, serial: serial, isDeferred: false) { hook($0 as! T) }
+    }
+
+    /// Adds a step that runs when the whole object graph is complete: after the outermost
+    /// definition of the top-level read has returned, before the read hands its result back.
+    ///
+    /// It is Typhoon's "after all injections", and the way to close a cycle that is entered through
+    /// an initializer: the step can read the definition that is still being built when the body runs.
+    ///
+    /// ```swift
+    /// var quest: Quest {
+    ///     define { definition in
+    ///         let quest = Quest()
+    ///         definition.afterAllInjections { quest in quest.knight = self.knight }
+    ///         return quest
+    ///     }
+    /// }
+    /// var knight: Knight { define { Knight(quest: self.quest) } }   // knight.quest.knight === knight
+    /// ```
+    ///
+    /// Steps run once per instance built, in the order their instances were finished (a
+    /// dependency's before its dependent's), and for one instance in the order they were added,
+    /// after every ``afterWiring(_:)`` hook. Reads in a step join the same graph; steps that those
+    /// reads add run after the others.
+    ///
+    /// - Parameter step: Called with the instance the body returned.
+    @inlinable
+    public func afterAllInjections(_ step: @escaping (T) -> Void) {
+        resolver.addHook(frame: frame, serial: serial, isDeferred: true) { step($0 as! T) }
     }
 
     /// Registers `object` as the instance this definition builds, and returns it with its own type.

@@ -4,9 +4,15 @@
 ///
 /// ```swift
 /// final class CastleAssembly: Assembly, @unchecked Sendable {
-///     var horse: Horse { define(scope: .prototype) { Horse() } }     // new on every read
-///     var knight: Knight { define { Knight() } }                      // .objectGraph: one per graph
-///     var castle: Castle { define(scope: .singleton) { Castle() } }  // one per family, lazily
+///     var horse: Horse { define(scope: .prototype) { Horse() } }          // new on every read
+///     var knight: Knight { define { Knight() } }                           // .objectGraph: one per graph
+///     var castle: Castle { define(scope: .singleton) { Castle() } }       // one per family, lazily
+///     var map: Map { define(scope: .weakSingleton) { Map() } }            // shared while held outside
+///     var guest: Guest { define(scope: .session) { Guest() } }            // until `reset(.session)`
+/// }
+///
+/// extension Scope {
+///     static let session = Scope.resettable("session")
 /// }
 /// ```
 ///
@@ -16,20 +22,31 @@
 ///   one, and the assembly keeps nothing afterwards.
 /// - ``singleton``: one instance per definition for the whole family of assemblies, built lazily on
 ///   first read, exactly once, even when many threads read it at once.
+/// - ``weakSingleton``: like a singleton while anything outside the framework holds the instance;
+///   once it has been released, the next read builds a new one.
+/// - ``resettable(_:)``: a scope you name, such as a session: like a singleton until
+///   ``Assembly/reset(_:)`` drops its instances.
 public struct Scope: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline
     enum Kind: UInt8, Sendable {
         case prototype
         case objectGraph
         case singleton
+        case weakSingleton
+        case resettable
     }
 
     @usableFromInline
     let kind: Kind
 
+    /// The name of a resettable scope.
+    @usableFromInline
+    let name: StaticString?
+
     @inlinable
-    init(_ kind: Kind) {
+    init(_ kind: Kind, name: StaticString? = nil) {
         self.kind = kind
+        self.name = name
     }
 
     /// A new instance on every read.
@@ -53,19 +70,77 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     ///
     /// The body runs exactly once, even under contention, and a cached singleton is returned before
     /// its body runs: a singleton is wired once and never re-wired. No other thread sees a singleton
-    /// before the graph that built it has closed.
+    /// before the graph that built it has closed. To build singletons when the program starts
+    /// rather than on first read, list them in ``Assembly/buildEagerSingletons()``.
     @inlinable
     public static var singleton: Scope { Scope(.singleton) }
+
+    /// One instance per definition for a whole family while something outside the framework holds
+    /// it; after the last outside reference is released, the next read builds a fresh instance.
+    ///
+    /// The family holds the instance weakly. While a graph that built it is resolving, the graph
+    /// holds it, so a weak singleton that only the graph refers to stays alive until that
+    /// resolution returns. Instances must be objects (a class, or a protocol that only classes
+    /// adopt); a value type stops the program.
+    ///
+    /// ```swift
+    /// var editor: Editor { define(scope: .weakSingleton) { Editor() } }
+    ///
+    /// var first = assembly.editor
+    /// assembly.editor === first   // true: `first` keeps it alive
+    /// first = Editor()            // released
+    /// assembly.editor             // a new Editor, with fresh state
+    /// ```
+    @inlinable
+    public static var weakSingleton: Scope { Scope(.weakSingleton) }
+
+    /// A scope of your own, such as a session or a user login: one instance per definition for the
+    /// whole family, like a singleton, until ``Assembly/reset(_:)`` drops the scope's instances so
+    /// that the next read builds new ones.
+    ///
+    /// Two scopes with the same name are the same scope. Resetting one leaves every other scope
+    /// alone, and calls ``Disposable/dispose()`` on the dropped instances that adopt ``Disposable``,
+    /// the most recently built first.
+    ///
+    /// ```swift
+    /// extension Scope {
+    ///     static let session = Scope.resettable("session")
+    /// }
+    ///
+    /// var cart: Cart { define(scope: .session) { Cart(user: self.user) } }
+    ///
+    /// assembly.reset(.session)   // the next read of `cart` builds a new Cart
+    /// ```
+    ///
+    /// - Parameter name: The scope's name, shown in messages.
+    /// - Returns: The scope named `name`.
+    @inlinable
+    public static func resettable(_ name: StaticString) -> Scope { Scope(.resettable, name: name) }
 
     /// Whether instances are shared (object graph and singleton) rather than built on every read.
     @inlinable
     var isShared: Bool { kind != .prototype }
+
+    /// Whether the family stores the instances: singletons, weak singletons and resettable scopes.
+    @inlinable
+    var isStored: Bool { kind != .prototype && kind != .objectGraph }
 
     public var description: String {
         switch kind {
         case .prototype: "prototype"
         case .objectGraph: "objectGraph"
         case .singleton: "singleton"
+        case .weakSingleton: "weakSingleton"
+        case .resettable: "resettable(\"\(name?.description ?? "")\")"
         }
+    }
+
+    public static func == (left: Scope, right: Scope) -> Bool {
+        left.kind == right.kind && left.name?.description == right.name?.description
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(name?.description)
     }
 }

@@ -1,15 +1,15 @@
 /// The identity of a definition.
 ///
 /// A default key is the definition site: the assembly type, the member name (`#function`) and the
-/// result type, plus the identity of an injected object. An explicit key (`withKey:`) is the name
-/// alone (plus an injected object) and is shared by the whole family; its result type is kept to
-/// diagnose a key used for two types.
+/// result type, plus the identity of an injected object or the values of the arguments. An explicit
+/// key (`withKey:`) is the name alone (plus an injected object or arguments) and is shared by the
+/// whole family; its result type is kept to diagnose a key used for two types.
 ///
 /// Keys are hashed and compared as five words, without hashing strings: the assembly type and the
-/// result type (0 for an explicit key), the injected object (or 0), and the name's address and
-/// length. The name is a `StaticString` compared by address first, and by its bytes only when the
-/// addresses differ and the other words match. The hash reads the name's length and at most 8 of
-/// its bytes.
+/// result type (0 for an explicit key), the injected object (or the arguments' hash, or 0), and the
+/// name's address and length. The name is a `StaticString` compared by address first, and by its
+/// bytes only when the addresses differ and the other words match. The hash reads the name's length
+/// and at most 8 of its bytes. Arguments are compared by value only when all five words match.
 @usableFromInline
 struct DefinitionKey {
     // MARK: Identity
@@ -18,8 +18,9 @@ struct DefinitionKey {
     @usableFromInline let assemblyBits: UInt
     /// The result type's identity, or 0 for an explicit key.
     @usableFromInline let typeBits: UInt
-    /// The identity of the object a definition injects into, or 0.
-    @usableFromInline let argumentBits: UInt
+    /// The identity of the object a definition injects into, or the hash of its arguments with the
+    /// lowest bit set (an object's address never has it), or 0.
+    @usableFromInline var argumentBits: UInt
     /// The UTF-8 bytes of the member name or explicit key.
     @usableFromInline let name: UnsafeRawPointer
     /// The number of bytes at `name`, or -1 when `name` holds a lone Unicode scalar's value (with
@@ -34,6 +35,9 @@ struct DefinitionKey {
     @usableFromInline let type: Any.Type
     /// The member name (`#function`).
     @usableFromInline let member: StaticString
+    /// The argument values of a definition that takes arguments, or nil. A key left in a table after
+    /// its graph closed drops them (see ``Resolver/closeGraph()``), and then matches no other key.
+    @usableFromInline var arguments: [AnyHashable]?
 
     @inlinable
     @inline(__always)
@@ -57,6 +61,21 @@ struct DefinitionKey {
         self.assembly = assembly
         self.type = type
         self.member = member
+        arguments = nil
+    }
+
+    /// The key of a definition that takes arguments: its site (or explicit key) and the values.
+    @inlinable
+    init(
+        assembly: Assembly.Type,
+        member: StaticString,
+        type: Any.Type,
+        explicitKey: StaticString?,
+        arguments: [AnyHashable]
+    ) {
+        self.init(assembly: assembly, member: member, type: type, explicitKey: explicitKey, argument: nil)
+        self.arguments = arguments
+        self.argumentBits = UInt(bitPattern: arguments.hashValue) | 1
     }
 
     /// Whether the key was given with `withKey:`.
@@ -93,9 +112,21 @@ struct DefinitionKey {
             left.pointee.argumentBits == right.pointee.argumentBits,
             left.pointee.nameCount == right.pointee.nameCount
         else { return false }
-        return left.pointee.name == right.pointee.name
-            || (left.pointee.nameCount >= 0
-                && sameBytes(left.pointee.name, right.pointee.name, count: left.pointee.nameCount))
+        guard
+            left.pointee.name == right.pointee.name
+                || (left.pointee.nameCount >= 0
+                    && sameBytes(left.pointee.name, right.pointee.name, count: left.pointee.nameCount))
+        else { return false }
+        return left.pointee.argumentBits & 1 == 0 || sameArguments(left, right)
+    }
+
+    /// Whether two keys with arguments, equal in every word, have equal argument values.
+    @usableFromInline
+    static func sameArguments(_ left: UnsafePointer<DefinitionKey>, _ right: UnsafePointer<DefinitionKey>) -> Bool {
+        guard let leftArguments = left.pointee.arguments, let rightArguments = right.pointee.arguments else {
+            return false
+        }
+        return leftArguments == rightArguments
     }
 
     @usableFromInline
@@ -134,10 +165,24 @@ struct DefinitionKey {
         !isExplicit && argumentBits == 0 && member.description.contains(":")
     }
 
-    /// `AssemblyType.member`, or `AssemblyType.member (key "name")` for an explicit key.
+    /// Whether the key carries argument values (or did, before its graph closed).
+    var hasArguments: Bool { argumentBits & 1 != 0 }
+
+    /// The key without its arguments or injected object: the slot an explicit key's type belongs to.
+    var withoutArguments: DefinitionKey {
+        var key = self
+        key.arguments = nil
+        key.argumentBits = 0
+        return key
+    }
+
+    /// `AssemblyType.member`, or `AssemblyType.member (key "name")` for an explicit key, followed by
+    /// the arguments' values, if any: `KnightsAssembly.knight(named:) ("Lancelot")`.
     var description: String {
         let site = "\(String(describing: assembly)).\(member)"
-        return isExplicit ? "\(site) (key \"\(nameDescription)\")" : site
+        let named = isExplicit ? "\(site) (key \"\(nameDescription)\")" : site
+        guard let arguments else { return named }
+        return "\(named) (\(arguments.map { String(reflecting: $0.base) }.joined(separator: ", ")))"
     }
 }
 

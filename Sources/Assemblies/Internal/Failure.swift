@@ -82,20 +82,74 @@ enum Failure {
             """
             \(key.description) was read twice in one object graph, but it is a method with \
             parameters and its key can't tell the calls apart, so the second call would get the \
-            first call's instance. To fix this, make the parameter part of the key with \
-            `define(injecting: object)` when the method wires an object passed in, or use \
-            `scope: .prototype`.
+            first call's instance. To fix this, make the parameters part of the key: \
+            `define(arguments: name, count) { ... }` for values, `define(injecting: object)` when \
+            the method wires an object passed in; or use `scope: .prototype`.
             """
         )
     }
 
-    static func singletonMethodWithParameters(_ key: DefinitionKey) -> Never {
+    static func singletonMethodWithParameters(_ key: DefinitionKey, scope: Scope) -> Never {
         stop(
             """
-            \(key.description) is a singleton defined in a method with parameters, but its key \
-            can't tell the calls apart, so every later call would get the first call's instance. \
-            To fix this, define the singleton in a property, or make the parameter part of the key \
-            with `define(injecting: object)` when the method wires an object passed in.
+            \(key.description) is defined with scope .\(scope) in a method with parameters, but \
+            its key can't tell the calls apart, so every later call would get the first call's \
+            instance. To fix this, make the parameters part of the key with \
+            `define(scope: .\(scope), arguments: name, count) { ... }` (one instance per argument \
+            value), or define it in a property.
+            """
+        )
+    }
+
+    static func weakSingletonOfValue(_ key: DefinitionKey) -> Never {
+        stop(
+            """
+            \(key.description) is a .weakSingleton of \(key.type), which is not a class: only an \
+            object can be held weakly. To fix this, use .singleton, or define a class.
+            """
+        )
+    }
+
+    static func notADefinition(_ root: Any.Type, _ value: Any.Type) -> Never {
+        stop(
+            """
+            an override's key path from \(root) to \(value) reads no definition: the member it ends \
+            with never calls `define`. To fix this, name a property whose getter is \
+            `define { ... }`; to replace a collaborator, use \
+            `overrides.replace(CollaboratorAssembly.self, with: Subclass.self)`.
+            """
+        )
+    }
+
+    static func keyPathIsNotTheDefinition(_ key: DefinitionKey, value: Any.Type) -> Never {
+        stop(
+            """
+            an override's key path ends in a member that reads \(key.description) as \(key.type) \
+            but returns \(value): it transforms the definition's instance, so a double of \(value) \
+            can't stand in for it. To fix this, override \(key.description) through a key path that \
+            returns it unchanged.
+            """
+        )
+    }
+
+    static func noDefaultFamily(_ root: Any.Type, _ value: Any.Type) -> Never {
+        stop(
+            """
+            @Injected(\\\(root).…) was read as \(value), but no family of assemblies is the default, \
+            so there is nothing to resolve it from. To fix this, make a family the default when the \
+            program starts: `let app = \(root)(); app.makeDefault()` (or a root assembly that \
+            reaches \(root) as a collaborator); in a test, `app.makeDefault(during: { ... })`. For a \
+            property that may stay empty, use @InjectedIfAvailable.
+            """
+        )
+    }
+
+    static func resetOfUnnamedScope(_ scope: Scope) -> Never {
+        stop(
+            """
+            reset(.\(scope)) was called, but only a resettable scope can be reset: singletons live as \
+            long as their family, and other scopes keep nothing. To fix this, define the instances \
+            with a scope made by `Scope.resettable("name")` and reset that scope.
             """
         )
     }

@@ -7,6 +7,7 @@ import Musl
 #elseif canImport(Android)
 import Android
 #endif
+import Synchronization
 
 /// The context shared by a root assembly and every assembly reached from it: the assemblies
 /// themselves (one per type), the singletons, and a unique identity.
@@ -22,24 +23,24 @@ final class Family: Sendable {
     @usableFromInline let id: UInt64
     /// A copy of the global ``resolverKey``, read on every resolution without the lazy-global check.
     @usableFromInline let resolverKey = Assemblies.resolverKey
+    /// How many override contexts of this family exist in any task (plus key paths being
+    /// captured). While it is zero, no read looks for a task's overrides: a read checks this one
+    /// word first.
+    @usableFromInline let overrideCount = Atomic<Int>(0)
+    /// The singletons, weak singletons and resettable scopes' instances.
+    @usableFromInline let singletons = SingletonStore()
     private let state = Locked(State())
 
     private static let lastID = Locked<UInt64>(0)
 
-    @usableFromInline
-    struct Singleton {
-        let object: AnyObject
-        let key: DefinitionKey
-    }
-
     private struct State {
-        var singletons: [DefinitionKey: Singleton] = [:]
         /// The first definition read under each explicit key, to catch the key used for another type.
         var explicitKeys: [DefinitionKey: DefinitionKey] = [:]
         var assemblies: [ObjectIdentifier: Assembly] = [:]
         weak var root: Assembly?
         var rootID: ObjectIdentifier?
         var isOrphaned = false
+        var isActivated = false
     }
 
     init() {
@@ -48,6 +49,11 @@ final class Family: Sendable {
             return lastID
         }
     }
+
+    /// Whether a read may have to look for the current task's overrides of this family.
+    @inlinable
+    @inline(__always)
+    var mayBeOverridden: Bool { overrideCount.load(ordering: .relaxed) != 0 }
 
     // MARK: Assemblies
 
@@ -68,8 +74,17 @@ final class Family: Sendable {
         _ = released  // released here, outside the lock, because their deinit runs user code
     }
 
-    /// The family's instance of `type`: the root when it is one, else the collaborator, made on first use.
+    /// The root assembly, while it is alive.
+    var root: Assembly? { state.withLock { $0.root } }
+
+    /// The family's instance of `type`: the root when it is one, else the collaborator, made on first
+    /// use — or, in a task whose overrides replace `type` by a subclass, that task's instance of it.
     func assembly<A: Assembly>(of type: A.Type) -> A {
+        if mayBeOverridden, let context = OverrideContext.innermost(for: self),
+            let substitute = context.substitute(for: type)
+        {
+            return unsafeDowncast(context.assembly(of: substitute, in: self), to: A.self)
+        }
         let found: Assembly? = state.withLock { state in
             if let root = state.root as? A { return root }
             return state.assemblies[ObjectIdentifier(type)]
@@ -84,30 +99,25 @@ final class Family: Sendable {
         }
     }
 
+    /// Marks the family activated; returns false when it already was.
+    func beginActivation() -> Bool {
+        state.withLock { state in
+            defer { state.isActivated = true }
+            return !state.isActivated
+        }
+    }
+
     // MARK: Explicit keys
 
     /// Stops when `key`, an explicit key, was first read in this family as another type.
     func checkExplicitKey(_ key: DefinitionKey) {
+        let slot = key.withoutArguments
         let first = state.withLock { state in
-            if let first = state.explicitKeys[key] { return first }
-            state.explicitKeys[key] = key
-            return key
+            if let first = state.explicitKeys[slot] { return first }
+            state.explicitKeys[slot] = slot
+            return slot
         }
         key.requireSameType(as: first)
-    }
-
-    // MARK: Singletons
-
-    func singleton(for key: DefinitionKey) -> Singleton? {
-        state.withLock { $0.singletons[key] }
-    }
-
-    func publish(_ built: [(key: DefinitionKey, object: AnyObject)]) {
-        state.withLock { state in
-            for (key, object) in built {
-                state.singletons[key] = Singleton(object: object, key: key)
-            }
-        }
     }
 }
 

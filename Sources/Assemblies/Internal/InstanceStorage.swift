@@ -9,13 +9,25 @@ func isReference<T>(_: T.Type) -> Bool {
 
 /// A singleton value that is not a class reference, boxed once when the singleton is built.
 @usableFromInline
-final class ValueBox<Value> {
+final class ValueBox<Value>: AnyValueBox {
     @usableFromInline let value: Value
 
     @usableFromInline
     init(_ value: Value) {
         self.value = value
     }
+
+    var anyValue: Any { value }
+}
+
+/// A ``ValueBox`` whose value type isn't known.
+protocol AnyValueBox: AnyObject {
+    var anyValue: Any { get }
+}
+
+/// The instance a stored object stands for: the object itself, or the value a ``ValueBox`` holds.
+func unboxed(_ object: AnyObject) -> Any {
+    (object as? AnyValueBox)?.anyValue ?? object
 }
 
 /// A singleton as the family stores it: the object itself, or a ``ValueBox``.
@@ -28,6 +40,24 @@ func boxSingleton<T>(_ instance: T) -> AnyObject {
 @inlinable
 func unboxSingleton<T>(_ object: AnyObject, as _: T.Type) -> T {
     isReference(T.self) ? unsafeBitCast(object, to: T.self) : unsafeDowncast(object, to: ValueBox<T>.self).value
+}
+
+/// The `T` stored for a definition in `scope`: see ``unboxSingleton(_:as:)``, and for a weak
+/// singleton ``weaklyHeld(_:_:)``.
+@usableFromInline
+func unboxStored<T>(_ object: AnyObject, scope: Scope, as _: T.Type) -> T {
+    if scope.kind == .weakSingleton && !isReference(T.self) {
+        return object as! T
+    }
+    return unboxSingleton(object, as: T.self)
+}
+
+/// The object a weak singleton's family holds weakly: the instance itself, which must be an object.
+@usableFromInline
+func weaklyHeld<T>(_ instance: T, _ key: DefinitionKey) -> AnyObject {
+    if isReference(T.self) { return unsafeBitCast(instance, to: AnyObject.self) }
+    guard type(of: instance as Any) is AnyObject.Type else { Failure.weakSingletonOfValue(key) }
+    return instance as AnyObject
 }
 
 /// The identity of `value` when it is an object, however it is typed.

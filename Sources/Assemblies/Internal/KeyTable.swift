@@ -95,6 +95,12 @@ struct KeyTable {
         keys[index] = key.pointee
     }
 
+    /// Drops the argument values of the key at `index` when its graph closes; the key then matches
+    /// no other key, and is forgotten with the others once the table is emptied.
+    func dropArguments(at index: Int) {
+        keys[index].arguments = nil
+    }
+
     /// Forgets every key, touching only the slots in use.
     mutating func removeAll() {
         for index in 0..<count {

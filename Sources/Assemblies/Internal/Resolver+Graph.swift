@@ -13,9 +13,30 @@ import Android
 extension Resolver {
     // MARK: The graph's lifetime
 
+    /// Starts a top-level resolution's graph for `family`, keeping singletons in `store`.
+    @usableFromInline
+    func openGraph(of family: Family, keepingSingletonsIn store: SingletonStore) {
+        activeFamilyID = family.id
+        activeFamily = family
+        activeStore = store
+        generation &+= 1
+    }
+
+    /// Runs the deferred steps (which may read more definitions into the graph and queue more
+    /// steps), then ends the graph.
+    @usableFromInline
+    func finishGraph() {
+        var index = 0
+        while index < deferredSteps.count {
+            deferredSteps[index]()
+            index += 1
+        }
+        deferredSteps.removeAll(keepingCapacity: true)
+        closeGraph()
+    }
+
     /// Ends the graph: the resolver keeps none of its instances, and keeps its keys unless there are
     /// more than ``keyLimit``.
-    @usableFromInline
     func closeGraph() {
         // Releasing instances runs their deinit, which may read assemblies again: that starts a new
         // top-level resolution on the spare resolver.
@@ -23,14 +44,16 @@ extension Resolver {
         activeFamilyID = 0
         activeFamily = nil
         if holdsSingletonBuilder {
-            if let family = unpublishedFamily {
-                family.publish(unpublishedSingletons)
-            }
+            activeStore?.publish(unpublishedSingletons)
             unpublishedSingletons.removeAll(keepingCapacity: true)
-            unpublishedFamily = nil
             holdsSingletonBuilder = false
             singletonBuilder.unlock()
         }
+        activeStore = nil
+        for index in argumentEntries {
+            keys.dropArguments(at: Int(index))
+        }
+        argumentEntries.removeAll(keepingCapacity: true)
         for index in 0..<touchedCount {
             entries[Int(touched[index])].object = nil
         }
@@ -157,6 +180,7 @@ extension Resolver {
                     generation: 0,
                     object: nil,
                     isSpecial: key.pointee.isExplicit || key.pointee.isMethodWithParameters
+                        || key.pointee.hasArguments
                 )
             )
         }
@@ -171,6 +195,9 @@ extension Resolver {
                 // First read of the key in this graph: the family remembers its type across graphs.
                 activeFamily?.checkExplicitKey(key.pointee)
                 keys.replaceKey(at: found, with: key)
+            }
+            if key.pointee.hasArguments {
+                argumentEntries.append(Int32(found))
             }
             if touchedCount == touchedCapacity {
                 touched = touched.moved(count: touchedCount, toCapacity: touchedCapacity * 2)
@@ -252,14 +279,54 @@ extension Resolver {
         }
     }
 
-    /// Finishes building the frame at `frame` with the instance its body returned.
+    /// Finishes building the frame at `frame` with the instance its body returned, then runs the
+    /// hooks its body added.
     @inlinable
     func leave<T>(_ frame: Int, returning result: T) {
+        let serial = frames[frame].serial
         if isReference(T.self) {
             leave(frame, object: unsafeBitCast(result, to: AnyObject.self), value: -1)
         } else {
             leave(frame, object: nil, value: isPrototype(frame) ? -1 : store(result))
         }
+        if hasHooks(serial) {
+            runHooks(serial, result)
+        }
+    }
+
+    @usableFromInline
+    func hasHooks(_ serial: UInt64) -> Bool {
+        hooks.last?.serial == serial
+    }
+
+    /// Runs the wiring hooks of the frame numbered `serial` in the order they were added, and queues
+    /// its deferred steps.
+    @usableFromInline
+    func runHooks(_ serial: UInt64, _ instance: Any) {
+        var start = hooks.count
+        while start > 0 && hooks[start - 1].serial == serial { start -= 1 }
+        let finished = hooks[start...]
+        hooks.removeSubrange(start...)
+        for hook in finished {
+            if hook.isDeferred {
+                deferredSteps.append { hook.run(instance) }
+            } else {
+                hook.run(instance)
+            }
+        }
+    }
+
+    /// Adds a hook to the frame a ``Definition`` belongs to.
+    @usableFromInline
+    func addHook(frame index: Int, serial: UInt64, isDeferred: Bool, _ run: @escaping (Any) -> Void) {
+        guard index < frameCount, frames[index].serial == serial else {
+            Failure.definitionUsedOutsideItsBody()
+        }
+        if frames[index].isBare {
+            // The frame must leave through `leave`, which runs hooks; -2 means "no value, but hooks".
+            frames[index].value = -2
+        }
+        hooks.append(Hook(serial: serial, isDeferred: isDeferred, run: run))
     }
 
     @usableFromInline
@@ -311,7 +378,7 @@ extension Resolver {
             }
         }
         frame.pointee.object = object
-        frame.pointee.value = value
+        frame.pointee.value = value < 0 ? frame.pointee.value : value
     }
 
     @usableFromInline

@@ -12,6 +12,21 @@ extension Resolver {
         in family: Family,
         _ body: (Definition<T>) -> T
     ) -> T {
+        if family.mayBeOverridden {
+            return resolveOverridable(key, scope: scope, in: family, body)
+        }
+        return resolveIgnoringOverrides(key, scope: scope, in: family, body)
+    }
+
+    /// Resolves one read of a definition that no task overrides.
+    @inlinable
+    @inline(__always)
+    func resolveIgnoringOverrides<T>(
+        _ key: DefinitionKey,
+        scope: Scope,
+        in family: Family,
+        _ body: (Definition<T>) -> T
+    ) -> T {
         if scope.kind == .singleton {
             // The common case, inlined: a default-keyed singleton this thread has read before.
             let line = singletonLine(for: key)
@@ -42,11 +57,9 @@ extension Resolver {
         if activeFamilyID != 0 || isClosing {
             return withSpare(crossingWith: key) { $0.resolveTopLevel(key, scope: scope, in: family, body) }
         }
-        activeFamilyID = family.id
-        activeFamily = family
-        generation &+= 1
+        openGraph(of: family, keepingSingletonsIn: family.singletons)
         let result = resolveInGraph(key, scope: scope, in: family, body)
-        closeGraph()
+        finishGraph()
         return result
     }
 
@@ -58,13 +71,11 @@ extension Resolver {
         in family: Family,
         _ body: (Definition<T>) -> T
     ) -> T {
-        if scope.kind == .singleton {
-            return buildSingleton(key, in: family, body)
+        switch scope.kind {
+        case .objectGraph: resolveShared(key, scope: .objectGraph, body)
+        case .prototype: resolvePrototype(key, body)
+        case .singleton, .weakSingleton, .resettable: buildSingleton(key, scope: scope, body)
         }
-        if scope.kind == .prototype {
-            return resolvePrototype(key, body)
-        }
-        return resolveShared(key, scope: scope.kind, body)
     }
 
     /// Resolves an object-graph definition. The two common cases are inlined into the caller: the
@@ -114,7 +125,7 @@ extension Resolver {
                 return reused(~step, as: T.self)
             }
             let result = body(Definition(resolver: self, frame: step, serial: serial))
-            if isReference(T.self) && !frames[step].hasInstance {
+            if isReference(T.self) && frames[step].isBare {
                 frameCount = step
                 let entry = entries + Int(frames[step].entry)
                 (frames + step).deinitialize(count: 1)
@@ -151,7 +162,7 @@ extension Resolver {
             frameCount = frame + 1
             let result = body(Definition(resolver: self, frame: frame, serial: serial))
             frameCount = frame
-            if frames[frame].hasInstance {
+            if !frames[frame].isBare {
                 leave(frame, returning: result)
             } else {
                 (frames + frame).deinitialize(count: 1)
@@ -160,27 +171,81 @@ extension Resolver {
         }
     }
 
+    /// Reads a stored definition (singleton, weak singleton, resettable scope) from the graph's store,
+    /// or builds it in this graph under the builder lock.
     @usableFromInline
-    func buildSingleton<T>(_ key: DefinitionKey, in family: Family, _ body: (Definition<T>) -> T) -> T {
+    func buildSingleton<T>(_ key: DefinitionKey, scope: Scope, _ body: (Definition<T>) -> T) -> T {
+        let store = activeStore.unsafelyUnwrapped
+        if let stored = store.singleton(for: key, in: scope) {
+            return unboxStored(checked(stored, key), scope: scope, as: T.self)
+        }
         if !holdsSingletonBuilder {
             // Released when the graph closes (see `unpublishedSingletons`).
             singletonBuilder.lock()
             holdsSingletonBuilder = true
+            if let stored = store.singleton(for: key, in: scope) {
+                return unboxStored(checked(stored, key), scope: scope, as: T.self)
+            }
         }
-        if let built = family.singleton(for: key) {
-            return unboxSingleton(checked(built, key), as: T.self)
-        }
-        if key.isMethodWithParameters { Failure.singletonMethodWithParameters(key) }
+        if key.isMethodWithParameters { Failure.singletonMethodWithParameters(key, scope: scope) }
         return withUnsafePointer(to: key) { keyPointer in
-            let step = enter(keyPointer, hash: key.hashBits, scope: .singleton)
+            let step = enter(keyPointer, hash: key.hashBits, scope: scope.kind)
             if step < 0 {
                 return reused(~step, as: T.self)
             }
             let result = body(Definition(resolver: self, frame: step, serial: serial))
             leave(step, returning: result)
-            unpublishedSingletons.append((key, boxSingleton(result)))
-            unpublishedFamily = family
+            let object = scope.kind == .weakSingleton ? weaklyHeld(result, key) : boxSingleton(result)
+            unpublishedSingletons.append(SingletonStore.Built(key: key, scope: scope, object: object))
             return result
         }
+    }
+
+    // MARK: Overrides
+
+    /// Resolves a read of a family that some task may override: with the current task's override
+    /// of the definition, if any, and with the task's own singletons while it overrides the family.
+    @inlinable
+    @inline(never)
+    func resolveOverridable<T>(
+        _ key: DefinitionKey,
+        scope: Scope,
+        in family: Family,
+        _ body: (Definition<T>) -> T
+    ) -> T {
+        if let capture = pendingCapture {
+            return capture.capture(key, scope: scope, on: self)
+        }
+        guard let context = OverrideContext.innermost(for: family) else {
+            return resolveIgnoringOverrides(key, scope: scope, in: family, body)
+        }
+        if let override = context.override(for: key) {
+            return resolve(key, scope: override.scope ?? scope, in: family, context: context) { _ in
+                override.make(T.self)
+            }
+        }
+        return resolve(key, scope: scope, in: family, context: context, body)
+    }
+
+    /// Resolves a read in a task that overrides `family`: in a graph whose singletons are the
+    /// context's.
+    @inlinable
+    func resolve<T>(
+        _ key: DefinitionKey,
+        scope: Scope,
+        in family: Family,
+        context: OverrideContext,
+        _ body: (Definition<T>) -> T
+    ) -> T {
+        if activeFamilyID == family.id {
+            return resolveInGraph(key, scope: scope, in: family, body)
+        }
+        if activeFamilyID != 0 || isClosing {
+            return withSpare(crossingWith: key) { $0.resolve(key, scope: scope, in: family, context: context, body) }
+        }
+        openGraph(of: family, keepingSingletonsIn: context.singletons)
+        let result = resolveInGraph(key, scope: scope, in: family, body)
+        finishGraph()
+        return result
     }
 }

@@ -16,7 +16,7 @@ extension Resolver {
                 return cacheObjects[index].takeUnretainedValue()
             }
         }
-        guard let built = family.singleton(for: key) else { return nil }
+        guard let built = family.singletons.singleton(for: key, in: .singleton) else { return nil }
         let object = checked(built, key)
         if cacheFamilyID != family.id {
             cacheKeys.removeAll()
@@ -34,7 +34,8 @@ extension Resolver {
     }
 
     func fillSingletonLine(for key: DefinitionKey, in family: Family, with object: Unmanaged<AnyObject>) {
-        guard !key.isExplicit else { return }  // an explicit key's reads check its type each time
+        // An explicit key's reads check its type each time; arguments are compared by value.
+        guard !key.isExplicit && !key.hasArguments else { return }
         singletonLine(for: key).pointee = SingletonLine(
             familyID: family.id,
             assemblyBits: key.assemblyBits,
@@ -46,7 +47,7 @@ extension Resolver {
     }
 
     /// The singleton's object, once `key` is known to read it as the type it was built as.
-    func checked(_ singleton: Family.Singleton, _ key: DefinitionKey) -> AnyObject {
+    func checked(_ singleton: SingletonStore.Singleton, _ key: DefinitionKey) -> AnyObject {
         if key.isExplicit { key.requireSameType(as: singleton.key) }
         return singleton.object
     }

@@ -142,17 +142,44 @@ final class Resolver {
 
         @inlinable
         var hasInstance: Bool { object != nil || value >= 0 }
+
+        /// Whether nothing was registered and no hook added (`value` is -2 when hooks were), so the
+        /// frame can be dropped without ``Resolver/leave(_:returning:)``.
+        @inlinable
+        var isBare: Bool { object == nil && value == -1 }
     }
+
+    /// Entries whose keys carry argument values; the keys drop them when the graph closes, so the
+    /// table keeps no argument alive.
+    @exclusivity(unchecked) var argumentEntries: [Int32] = []
+
+    // MARK: Hooks
+
+    /// A hook a definition body added, waiting for its instance to be finished.
+    struct Hook {
+        /// The frame's serial.
+        let serial: UInt64
+        /// Whether it waits for the whole graph (``Definition/afterAllInjections(_:)``).
+        let isDeferred: Bool
+        let run: (Any) -> Void
+    }
+
+    /// Hooks of the definitions being built, innermost last.
+    @exclusivity(unchecked) var hooks: [Hook] = []
+    /// Steps that run when the outermost definition has returned, in the order they were queued.
+    @exclusivity(unchecked) var deferredSteps: [() -> Void] = []
 
     // MARK: Singletons
 
+    /// Where this graph finds and keeps singletons: its family's store, or an override context's.
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var activeStore: SingletonStore?
     /// Whether this graph has built a singleton, and so holds the builder lock until it closes.
     @exclusivity(unchecked) var holdsSingletonBuilder = false
-    /// Singletons built in this graph, published to `family` when the graph closes: a singleton
-    /// may point at instances of the graph still being wired, and no other thread may see it before
-    /// they are done. The builder lock, held until then, keeps other threads from building it too.
-    @exclusivity(unchecked) var unpublishedSingletons: [(key: DefinitionKey, object: AnyObject)] = []
-    @exclusivity(unchecked) var unpublishedFamily: Family?
+    /// Singletons built in this graph, published to `activeStore` when the graph closes: a
+    /// singleton may point at instances of the graph still being wired, and no other thread may see
+    /// it before they are done. The builder lock, held until then, keeps other threads from
+    /// building it too. This list also holds weak singletons alive until then.
+    @exclusivity(unchecked) var unpublishedSingletons: [SingletonStore.Built] = []
     /// The first level of the singleton cache, for default keys only: direct-mapped by the name's
     /// address and the result type, so a read of a singleton this thread has read before compares
     /// five words and hashes nothing.
@@ -187,6 +214,9 @@ final class Resolver {
     @usableFromInline @exclusivity(unchecked) var cacheObjects: UnsafeMutablePointer<Unmanaged<AnyObject>>
 
     // MARK: Other state
+
+    /// A key path being evaluated to learn which definition it names (see ``OverrideCapture``).
+    @usableFromInline var pendingCapture: OverrideCapture?
 
     /// The family a collaborator being created joins (see ``makeAssembly(_:in:)``).
     var pendingFamily: Family?

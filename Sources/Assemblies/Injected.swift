@@ -1,0 +1,56 @@
+/// A property resolved on first access from the default family of assemblies.
+///
+/// Name the definition by key path, so a wrong name or type doesn't compile:
+///
+/// ```swift
+/// final class SettingsController {
+///     @Injected(\ApplicationAssembly.preferences) var preferences: Preferences
+///     @Injected(\CoreComponents.logger) var logger: Logger   // a collaborator of the default family
+/// }
+/// ```
+///
+/// The first access reads the definition from the family that the program made the default with
+/// ``Assembly/makeDefault()`` (or, in a task, ``Assembly/makeDefault(during:)-(()->R)``), so overrides
+/// applied in the task take effect; later accesses return the same value. Assigning the property
+/// replaces the value. The key path's root may be any assembly type of that family: the root's own
+/// type, a superclass of it, or a collaborator.
+///
+/// Reading the property when no family is the default stops the program with a message saying how
+/// to make one the default. ``InjectedIfAvailable`` gives `nil` instead; ``WeaklyInjected`` doesn't
+/// keep the instance alive.
+@propertyWrapper
+public struct Injected<Root: Assembly, Value> {
+    private var state: State
+
+    private enum State {
+        case unresolved(KeyPath<Root, Value>)
+        case resolved(Value)
+    }
+
+    /// A property resolved from the definition that `keyPath` reads.
+    ///
+    /// - Parameter keyPath: A definition, from an assembly type of the default family.
+    public init(_ keyPath: KeyPath<Root, Value>) {
+        state = .unresolved(keyPath)
+    }
+
+    /// The instance, resolved on first access.
+    public var wrappedValue: Value {
+        mutating get {
+            switch state {
+            case .resolved(let value):
+                return value
+            case .unresolved(let keyPath):
+                guard let assembly = DefaultAssembly.assembly(Root.self) else {
+                    Failure.noDefaultFamily(Root.self, Value.self)
+                }
+                let value = assembly[keyPath: keyPath]
+                state = .resolved(value)
+                return value
+            }
+        }
+        set {
+            state = .resolved(newValue)
+        }
+    }
+}

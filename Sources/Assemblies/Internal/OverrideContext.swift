@@ -1,0 +1,188 @@
+/// One application of ``Overrides`` in a task: which definitions it replaces, and the singletons and
+/// substituted assemblies that exist only while it applies.
+///
+/// Contexts are task-local, so parallel tests never see each other's. A context nested in another
+/// of the same family layers its overrides over the outer one's, and has singletons of its own:
+/// a singleton built on an outer double may depend on what the inner context replaces.
+@usableFromInline
+final class OverrideContext: Sendable {
+    @TaskLocal static var current: OverrideContext?
+
+    let table: OverrideTable
+    let parent: OverrideContext?
+    /// The singletons, weak singletons and resettable instances of this context.
+    @usableFromInline let singletons = SingletonStore()
+    private let assemblies = Locked<[ObjectIdentifier: Assembly]>([:])
+
+    init(table: OverrideTable, parent: OverrideContext?) {
+        self.table = table
+        self.parent = parent
+    }
+
+    /// The current task's innermost context for `family`, if any.
+    @usableFromInline
+    static func innermost(for family: Family) -> OverrideContext? {
+        var context = current
+        while let candidate = context {
+            if candidate.table.family === family { return candidate }
+            context = candidate.parent
+        }
+        return nil
+    }
+
+    /// This context's and the outer contexts' (of the same family) contexts, innermost first.
+    private var layers: some Sequence<OverrideTable> {
+        sequence(first: self, next: \.parent).lazy.filter { $0.table.family === self.table.family }.map(\.table)
+    }
+
+    /// The override of the definition `key`, innermost first; marks it used.
+    @usableFromInline
+    func override(for key: DefinitionKey) -> Override? {
+        for table in layers {
+            if let override = table.override(for: key) { return override }
+        }
+        return nil
+    }
+
+    /// The subclass that replaces the collaborator type `type`, if any.
+    func substitute(for type: Assembly.Type) -> Assembly.Type? {
+        for table in layers {
+            if let substitute = table.substitute(for: type) { return substitute }
+        }
+        return nil
+    }
+
+    /// This context's instance of the substituted assembly type `type`, made on first use.
+    func assembly(of type: Assembly.Type, in family: Family) -> Assembly {
+        if let found = assemblies.withLock({ $0[ObjectIdentifier(type)] }) { return found }
+        let made = Resolver.withCurrent { $0.makeAssembly(type, in: family) }
+        return assemblies.withLock { assemblies in
+            if let raced = assemblies[ObjectIdentifier(type)] { return raced }
+            assemblies[ObjectIdentifier(type)] = made
+            return made
+        }
+    }
+}
+
+/// The overrides of one ``Overrides`` value, without its root type.
+final class OverrideTable: Sendable {
+    let family: Family
+    private let state = Locked(State())
+
+    private struct State {
+        var overrides: [Override] = []
+        var substitutes: [(original: ObjectIdentifier, substitute: Assembly.Type, isUsed: Bool)] = []
+    }
+
+    init(family: Family) {
+        self.family = family
+    }
+
+    func add(_ override: Override) {
+        state.withLock { state in
+            state.overrides.removeAll { $0.key == override.key }
+            state.overrides.append(override)
+        }
+    }
+
+    func removeOverride(at keyPath: AnyKeyPath) {
+        state.withLock { $0.overrides.removeAll { $0.keyPath == keyPath } }
+    }
+
+    func add(substitute: Assembly.Type, for original: Assembly.Type) {
+        state.withLock { state in
+            state.substitutes.removeAll { $0.original == ObjectIdentifier(original) }
+            state.substitutes.append((ObjectIdentifier(original), substitute, false))
+        }
+    }
+
+    func removeSubstitute(for original: Assembly.Type) {
+        state.withLock { $0.substitutes.removeAll { $0.original == ObjectIdentifier(original) } }
+    }
+
+    func override(for key: DefinitionKey) -> Override? {
+        state.withLock { state in
+            guard let override = state.overrides.first(where: { $0.key == key }) else { return nil }
+            override.isUsed = true
+            return override
+        }
+    }
+
+    func substitute(for type: Assembly.Type) -> Assembly.Type? {
+        state.withLock { state in
+            guard let index = state.substitutes.firstIndex(where: { $0.original == ObjectIdentifier(type) }) else {
+                return nil
+            }
+            state.substitutes[index].isUsed = true
+            return state.substitutes[index].substitute
+        }
+    }
+
+    /// What was never used: `AssemblyType.member` for a definition, the type for a collaborator.
+    var unused: [String] {
+        state.withLock { state in
+            state.overrides.filter { !$0.isUsed }.map(\.key.description)
+                + state.substitutes.filter { !$0.isUsed }.map { String(describing: $0.substitute) }
+        }
+    }
+}
+
+/// What replaces one definition: a factory of doubles, and the scope to build them in.
+@usableFromInline
+final class Override: @unchecked Sendable {
+    // @unchecked: `isUsed` and `prebuilt` are only touched under the owning table's lock or `lock`.
+    let key: DefinitionKey
+    let keyPath: AnyKeyPath
+    @usableFromInline let scope: Scope?
+    private let factory: @Sendable () -> Any
+    private let lock = Lock()
+    /// The double made while the key path was captured, handed out by the first build.
+    private var prebuilt: Any?
+    var isUsed = false
+
+    init(key: DefinitionKey, keyPath: AnyKeyPath, scope: Scope?, factory: @escaping @Sendable () -> Any, prebuilt: Any?) {
+        self.key = key
+        self.keyPath = keyPath
+        self.scope = scope
+        self.factory = factory
+        self.prebuilt = prebuilt
+    }
+
+    /// A new double (the first one was made when the override was added).
+    @usableFromInline
+    func make<T>(_: T.Type) -> T {
+        let first = lock.withLock {
+            defer { prebuilt = nil }
+            return prebuilt
+        }
+        return (first ?? factory()) as! T
+    }
+}
+
+/// A key path being evaluated to learn which definition it names.
+///
+/// Evaluating the key path runs the getter, which calls `define`; the resolver hands that call to
+/// ``capture(_:scope:on:)`` instead of running the definition's body. The getter must return
+/// something, so the capture makes the first double then — the override hands it out later.
+@usableFromInline
+final class OverrideCapture {
+    let make: () -> Any
+    var key: DefinitionKey?
+    var scope: Scope?
+    var prebuilt: Any?
+
+    init(make: @escaping () -> Any) {
+        self.make = make
+    }
+
+    @usableFromInline
+    func capture<T>(_ key: DefinitionKey, scope: Scope, on resolver: Resolver) -> T {
+        resolver.pendingCapture = nil
+        let made = make()
+        guard let instance = made as? T else { Failure.keyPathIsNotTheDefinition(key, value: type(of: made)) }
+        self.key = key
+        self.scope = scope
+        prebuilt = made
+        return instance
+    }
+}

@@ -1,0 +1,94 @@
+/// The instances a family keeps between graphs: singletons, weak singletons, and the instances of
+/// resettable scopes, by key.
+///
+/// A family has one store; so does each ``OverrideContext``, so that a test's doubles, and the
+/// singletons built on them, never reach the family or another test. Objects are stored as
+/// ``boxSingleton(_:)`` makes them, except weak singletons, which are always objects.
+@usableFromInline
+final class SingletonStore: Sendable {
+    private let state = Locked(State())
+
+    /// A stored instance and the key that built it (for an explicit key, its type is checked).
+    struct Singleton {
+        let object: AnyObject
+        let key: DefinitionKey
+    }
+
+    /// A singleton built in a graph, waiting for the graph to close.
+    struct Built {
+        let key: DefinitionKey
+        let scope: Scope
+        let object: AnyObject
+    }
+
+    private struct WeakSingleton {
+        weak var object: AnyObject?
+        let key: DefinitionKey
+    }
+
+    /// A resettable scope's instances, and the order they were built in.
+    private struct Resettable {
+        var instances: [DefinitionKey: Singleton] = [:]
+        var order: [DefinitionKey] = []
+    }
+
+    private struct State {
+        var singletons: [DefinitionKey: Singleton] = [:]
+        var weakSingletons: [DefinitionKey: WeakSingleton] = [:]
+        var resettables: [String: Resettable] = [:]
+    }
+
+    /// The instance stored for `key` in `scope`, or nil (also when a weak singleton is gone).
+    func singleton(for key: DefinitionKey, in scope: Scope) -> Singleton? {
+        state.withLock { state in
+            switch scope.kind {
+            case .weakSingleton:
+                guard let stored = state.weakSingletons[key] else { return nil }
+                guard let object = stored.object else {
+                    state.weakSingletons[key] = nil
+                    return nil
+                }
+                return Singleton(object: object, key: stored.key)
+            case .resettable:
+                return state.resettables[scope.nameText]?.instances[key]
+            default:
+                return state.singletons[key]
+            }
+        }
+    }
+
+    /// Stores what a graph built, in the order it built it.
+    func publish(_ built: [Built]) {
+        state.withLock { state in
+            for item in built {
+                let singleton = Singleton(object: item.object, key: item.key)
+                switch item.scope.kind {
+                case .weakSingleton:
+                    state.weakSingletons[item.key] = WeakSingleton(object: item.object, key: item.key)
+                case .resettable:
+                    let name = item.scope.nameText
+                    if state.resettables[name, default: Resettable()].instances.updateValue(singleton, forKey: item.key)
+                        == nil
+                    {
+                        state.resettables[name]?.order.append(item.key)
+                    }
+                default:
+                    state.singletons[item.key] = singleton
+                }
+            }
+        }
+    }
+
+    /// Drops the instances of a resettable scope; returns them, the most recently built first.
+    func reset(_ scope: Scope) -> [AnyObject] {
+        state.withLock { state in
+            guard let dropped = state.resettables.removeValue(forKey: scope.nameText) else { return [] }
+            return dropped.order.reversed().compactMap { dropped.instances[$0]?.object }
+        }
+    }
+}
+
+extension Scope {
+    /// The name of a resettable scope as a dictionary key.
+    var nameText: String { name?.description ?? "" }
+}

@@ -1,0 +1,171 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
+/// Replacements of definitions with test doubles, for the tasks that apply them.
+///
+/// Name a definition by key path, so that a wrong name or a double of the wrong type doesn't
+/// compile, give a factory of doubles, and run the test inside ``apply(_:)-(()->R)``. While it
+/// runs, every read of the family in that task — the definition itself and everything that
+/// depends on it — sees the double. Production code is untouched.
+///
+/// ```swift
+/// @Test func showsTheStubbedForecast() {
+///     let app = ApplicationAssembly()
+///     let overrides = Overrides(of: app)
+///     overrides.replace(\.weatherClient) { StubWeatherClient() }
+///
+///     overrides.apply {
+///         #expect(app.forecastController.client is StubWeatherClient)
+///     }
+///     #expect(overrides.unused.isEmpty)
+/// }
+/// ```
+///
+/// ## Scopes and singletons
+///
+/// A double is built in the scope of the definition it replaces, unless `replace` is given another.
+/// While overrides apply, the task's reads of the family use singletons of their own — built
+/// afresh, on the doubles — so a singleton cached before the override took effect, or built by
+/// another task, is never handed out, and nothing built on a double outlives ``apply(_:)-(()->R)``.
+///
+/// ## Tasks
+///
+/// Overrides are task-local: they apply to the task that runs `apply` and to the child tasks it
+/// creates, never to other tasks, so tests that run in parallel never see each other's doubles.
+///
+/// ## Changing and nesting
+///
+/// `replace` and ``remove(_:)`` take effect at once, also while the overrides apply. Applying
+/// other overrides inside `apply` layers them over these; leaving the inner `apply` restores these.
+///
+/// ## Unused overrides
+///
+/// An override that no read used usually means a key path to the wrong definition. ``unused``
+/// lists them, and `apply` prints one warning for each when it returns.
+public final class Overrides<Root: Assembly>: Sendable {
+    /// The assembly whose family the overrides replace definitions in.
+    public let assembly: Root
+    let table: OverrideTable
+
+    /// Creates an empty set of overrides for the family of `assembly`.
+    ///
+    /// - Parameter assembly: Any assembly of the family; key paths start from it.
+    public init(of assembly: Root) {
+        self.assembly = assembly
+        table = OverrideTable(family: assembly.family)
+    }
+
+    /// Replaces the definition that `keyPath` reads with doubles that `factory` builds.
+    ///
+    /// ```swift
+    /// overrides.replace(\.network) { FakeNetwork() }
+    /// overrides.replace(\.core.clock, scope: .prototype) { FixedClock(hour: 9) }
+    /// ```
+    ///
+    /// The key path may pass through collaborators; its last member must be a definition. Finding
+    /// out which definition that is reads it once without running its body: that read makes the
+    /// first double, which the first build that needs one receives.
+    ///
+    /// - Parameters:
+    ///   - keyPath: The property that defines the object to replace.
+    ///   - scope: The scope to build doubles in; by default the original definition's.
+    ///   - factory: Makes a double.
+    public func replace<Value>(
+        _ keyPath: KeyPath<Root, Value>,
+        scope: Scope? = nil,
+        with factory: @escaping @Sendable () -> Value
+    ) {
+        let family = assembly.family
+        let capture = OverrideCapture(make: factory)
+        family.overrideCount.wrappingAdd(1, ordering: .relaxed)
+        Resolver.withCurrent { $0.pendingCapture = capture }
+        _ = assembly[keyPath: keyPath]
+        Resolver.withCurrent { $0.pendingCapture = nil }
+        family.overrideCount.wrappingSubtract(1, ordering: .relaxed)
+        guard let key = capture.key else { Failure.notADefinition(Root.self, Value.self) }
+        table.add(Override(key: key, keyPath: keyPath, scope: scope, factory: factory, prebuilt: capture.prebuilt))
+    }
+
+    /// Removes the replacement of the definition that `keyPath` reads.
+    ///
+    /// - Parameter keyPath: A key path given to ``replace(_:scope:with:)``.
+    public func remove<Value>(_ keyPath: KeyPath<Root, Value>) {
+        table.removeOverride(at: keyPath)
+    }
+
+    /// Makes the family use `substitute`, a subclass, wherever it reaches the collaborator type
+    /// `original` — the way to override definitions by subclassing an assembly other than the root.
+    ///
+    /// ```swift
+    /// class NetworkAssembly: Assembly, @unchecked Sendable { ... }
+    /// final class OfflineNetworkAssembly: NetworkAssembly, @unchecked Sendable {
+    ///     override var client: HTTPClient { define { OfflineClient() } }
+    /// }
+    ///
+    /// overrides.replace(NetworkAssembly.self, with: OfflineNetworkAssembly.self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - original: A collaborator type of the family (not the root's type).
+    ///   - substitute: A subclass of `original`.
+    public func replace<Original: Assembly>(_ original: Original.Type, with substitute: Original.Type) {
+        table.add(substitute: substitute, for: original)
+    }
+
+    /// Removes the substitution of the collaborator type `original`.
+    ///
+    /// - Parameter original: A type given to ``replace(_:with:)``.
+    public func remove<Original: Assembly>(_ original: Original.Type) {
+        table.removeSubstitute(for: original)
+    }
+
+    /// The overrides no read has used yet, as `AssemblyType.member` (or the substitute's type).
+    public var unused: [String] { table.unused }
+
+    /// Runs `body` with these overrides in effect for the current task and its child tasks.
+    ///
+    /// - Parameter body: The code that reads the family, a test for instance.
+    /// - Returns: What `body` returns.
+    public func apply<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let context = begin()
+        defer { end() }
+        return try OverrideContext.$current.withValue(context) { try body() }
+    }
+
+    /// Runs `body` with these overrides in effect for the current task and its child tasks.
+    ///
+    /// - Parameters:
+    ///   - isolation: The actor `body` runs on; the caller's by default.
+    ///   - body: The code that reads the family, a test for instance.
+    /// - Returns: What `body` returns.
+    public func apply<Result>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Result
+    ) async rethrows -> Result {
+        let context = begin()
+        defer { end() }
+        return try await OverrideContext.$current.withValue(context, operation: body, isolation: isolation)
+    }
+
+    private func begin() -> OverrideContext {
+        assembly.family.overrideCount.wrappingAdd(1, ordering: .relaxed)
+        return OverrideContext(table: table, parent: OverrideContext.current)
+    }
+
+    private func end() {
+        assembly.family.overrideCount.wrappingSubtract(1, ordering: .relaxed)
+        for description in unused {
+            let warning =
+                "Assemblies: warning: the override of \(description) was never used. Check that its key "
+                + "path names the definition your code reads, or remove it.\n"
+            _ = warning.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        }
+    }
+}
