@@ -1,17 +1,28 @@
 /// What the user asked for on the command line.
 ///
 /// ```
-/// swift run Example --city Omsk
+/// swift run Example --city Omsk --units fahrenheit --switch-user alice
 /// ```
+///
+/// `--city` and `--units` change the preferences of the user signed in when the program starts;
+/// each `--switch-user` then signs that user out and another in, whose session starts from what they
+/// saved last time.
 struct Arguments: Equatable, Sendable {
     /// The city to follow and show, from `--city NAME`.
     var city: String?
+    /// The units to show temperatures in, from `--units celsius` or `--units fahrenheit`.
+    var units: TemperatureUnits?
+    /// The users to sign in, one after the other, after showing the weather: one `--switch-user NAME`
+    /// each, in order.
+    var usersToSwitchTo: [String] = []
     /// The arguments the program did not understand, in order.
     var unrecognized: [String] = []
 
-    /// Creates arguments that ask for `city`.
-    init(city: String? = nil) {
+    /// Creates arguments that ask for `city`, in `units`, then for each of `usersToSwitchTo` in turn.
+    init(city: String? = nil, units: TemperatureUnits? = nil, usersToSwitchTo: [String] = []) {
         self.city = city
+        self.units = units
+        self.usersToSwitchTo = usersToSwitchTo
     }
 
     /// Parses command-line arguments, without the program's name.
@@ -22,6 +33,17 @@ struct Arguments: Equatable, Sendable {
                 self.city = city
             } else if argument.hasPrefix("--city=") {
                 city = String(argument.dropFirst("--city=".count))
+            } else if argument == "--units", let units = remaining.first.flatMap(TemperatureUnits.init(rawValue:)) {
+                remaining.removeFirst()
+                self.units = units
+            } else if argument.hasPrefix("--units="),
+                let units = TemperatureUnits(rawValue: String(argument.dropFirst("--units=".count)))
+            {
+                self.units = units
+            } else if argument == "--switch-user", let user = remaining.popFirst() {
+                usersToSwitchTo.append(user)
+            } else if argument.hasPrefix("--switch-user=") {
+                usersToSwitchTo.append(String(argument.dropFirst("--switch-user=".count)))
             } else {
                 unrecognized.append(argument)
             }

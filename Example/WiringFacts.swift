@@ -6,7 +6,8 @@ enum WiringFacts {
     /// - Parameters:
     ///   - assembly: The root assembly that wired the app.
     ///   - delegate: The app delegate the entry point built.
-    ///   - wired: What ``ApplicationAssembly/inject(_:)`` returned for `delegate`.
+    ///   - wired: What ``ApplicationAssembly/inject(_:)`` returned for `delegate`, after it has run —
+    ///     and so after it has ended its last session.
     static func check(
         _ assembly: ApplicationAssembly,
         delegate: AppDelegate,
@@ -16,8 +17,11 @@ enum WiringFacts {
         let citiesList = root?.citiesList
         let weatherReport = root?.weatherReport
         let presenter = weatherReport?.presenter
+        let session = wired.session
         let theme = assembly.themes.currentTheme
+        let core = assembly.core
         let nextRoot = assembly.viewControllers.rootController
+        let nextSession = nextRoot.weatherReport?.presenter?.session
         return [
             (
                 "the app delegate built by main is the one wired: inject(delegate) === delegate",
@@ -36,9 +40,9 @@ enum WiringFacts {
                 wired.theme === theme && citiesList?.panel.theme === theme && weatherReport?.panel.theme === theme
             ),
             (
-                "city store is one singleton: app delegate, cities list and presenter share it",
-                wired.cityStore != nil && citiesList?.cityStore === wired.cityStore
-                    && presenter?.cityStore === wired.cityStore
+                "city store is the session's: app delegate, cities list and presenter share it",
+                wired.cityStore != nil && wired.cityStore === session?.cityStore
+                    && citiesList?.cityStore === wired.cityStore && presenter?.cityStore === wired.cityStore
             ),
             (
                 "each screen draws in its own panel (prototype)",
@@ -49,10 +53,25 @@ enum WiringFacts {
                 root != nil && citiesList?.screen === root?.screen && weatherReport?.screen === root?.screen
             ),
             (
+                "one report formatter per unit (runtime argument): presenter and core share each",
+                presenter.map { $0.formatters(.fahrenheit) === core.reportFormatter(in: .fahrenheit) } ?? false
+                    && core.reportFormatter(in: .celsius) === core.reportFormatter(in: .celsius)
+                    && core.reportFormatter(in: .celsius) !== core.reportFormatter(in: .fahrenheit)
+            ),
+            (
                 "a new top-level read builds a new graph: new controllers, same singletons",
                 nextRoot !== root && nextRoot.weatherReport !== weatherReport && nextRoot.screen !== root?.screen
                     && nextRoot.weatherReport?.panel.theme === theme
-                    && nextRoot.weatherReport?.presenter?.cityStore === wired.cityStore
+                    && nextRoot.weatherReport?.presenter?.weatherClient === assembly.weatherClient
+            ),
+            (
+                "reset(.session) disposed of the session: UserSession.dispose() saved its preferences",
+                session.map { wired.accountStore?.savedPreferences(for: $0.user) == $0.preferences } ?? false
+            ),
+            (
+                "after reset(.session) the next read builds a new session; singletons stay",
+                nextSession != nil && nextSession !== session && nextSession === core.userSession
+                    && core.accountStore === wired.accountStore
             ),
         ]
     }

@@ -45,14 +45,18 @@ final class ViewControllersAssembly: Assembly, @unchecked Sendable {
     }
 
     /// The weather screen's presenter, which points back at the screen.
+    ///
+    /// It gets the signed-in user's session, and a way to ask for the formatter of the units the user
+    /// reads temperatures in when it presents: the formatter is a definition with a runtime argument.
     var weatherReportPresenter: WeatherReportPresenter {
         define { definition in
+            let core = self.core
             let presenter =
                 definition
                 *~> WeatherReportPresenter(
                     weatherClient: self.application.weatherClient,
-                    cityStore: self.core.cityStore,
-                    formatter: self.core.reportFormatter
+                    session: core.userSession,
+                    formatters: { units in core.reportFormatter(in: units) }
                 )
             presenter.view = self.weatherReportController
             return presenter

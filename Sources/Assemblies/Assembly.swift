@@ -219,15 +219,18 @@ open class Assembly: @unchecked Sendable {
     ) -> T {
         var values: [AnyHashable] = []
         repeat values.append(AnyHashable(each arguments))
+        let list = ArgumentList(values)
         let definitionKey = DefinitionKey(
             assembly: type(of: self),
             member: function,
             type: T.self,
             explicitKey: key,
-            arguments: values
+            arguments: list
         )
-        return Resolver.withCurrent(key: family.resolverKey) {
-            $0.resolve(definitionKey, scope: scope, in: family, body)
+        return withExtendedLifetime(list) {
+            Resolver.withCurrent(key: family.resolverKey) {
+                $0.resolve(definitionKey, scope: scope, in: family, body)
+            }
         }
     }
 
@@ -357,7 +360,7 @@ open class Assembly: @unchecked Sendable {
     public final func reset(_ scope: Scope) {
         guard scope.kind == .resettable else { Failure.resetOfUnnamedScope(scope) }
         let context = family.mayBeOverridden ? OverrideContext.innermost(for: family) : nil
-        let dropped = (context?.singletons ?? family.singletons).reset(scope)
+        let dropped = (context?.singletons() ?? family.singletons).reset(scope)
         for object in dropped {
             (unboxed(object) as? Disposable)?.dispose()
         }

@@ -39,14 +39,15 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline
     let kind: Kind
 
-    /// The name of a resettable scope.
+    /// The number of a resettable scope's name (see ``ScopeNames``), or 0. A number rather than the
+    /// name keeps a scope one word wide on the read path.
     @usableFromInline
-    let name: StaticString?
+    let nameID: UInt32
 
     @inlinable
-    init(_ kind: Kind, name: StaticString? = nil) {
+    init(_ kind: Kind, nameID: UInt32 = 0) {
         self.kind = kind
-        self.name = name
+        self.nameID = nameID
     }
 
     /// A new instance on every read.
@@ -98,7 +99,8 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// whole family, like a singleton, until ``Assembly/reset(_:)`` drops the scope's instances so
     /// that the next read builds new ones.
     ///
-    /// Two scopes with the same name are the same scope. Resetting one leaves every other scope
+    /// Two scopes with the same name are the same scope; make each one once, as a static constant.
+    /// Resetting one leaves every other scope
     /// alone, and calls ``Disposable/dispose()`` on the dropped instances that adopt ``Disposable``,
     /// the most recently built first.
     ///
@@ -114,8 +116,9 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Parameter name: The scope's name, shown in messages.
     /// - Returns: The scope named `name`.
-    @inlinable
-    public static func resettable(_ name: StaticString) -> Scope { Scope(.resettable, name: name) }
+    public static func resettable(_ name: StaticString) -> Scope {
+        Scope(.resettable, nameID: ScopeNames.number(of: name.description))
+    }
 
     /// Whether instances are shared (object graph and singleton) rather than built on every read.
     @inlinable
@@ -131,16 +134,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
         case .objectGraph: "objectGraph"
         case .singleton: "singleton"
         case .weakSingleton: "weakSingleton"
-        case .resettable: "resettable(\"\(name?.description ?? "")\")"
+        case .resettable: "resettable(\"\(ScopeNames.name(numbered: nameID))\")"
         }
-    }
-
-    public static func == (left: Scope, right: Scope) -> Bool {
-        left.kind == right.kind && left.name?.description == right.name?.description
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(kind)
-        hasher.combine(name?.description)
     }
 }

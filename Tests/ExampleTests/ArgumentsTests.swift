@@ -14,4 +14,23 @@ import Testing
         #expect(arguments.city == nil)
         #expect(arguments.unrecognized == ["--verbose", "--city"])
     }
+
+    @Test func parsesUnits() {
+        #expect(Arguments(parsing: ["--units", "fahrenheit"]).units == .fahrenheit)
+        #expect(Arguments(parsing: ["--units=celsius"]).units == .celsius)
+        #expect(Arguments(parsing: []).units == nil)
+    }
+
+    @Test func keepsUnitsItDoesNotKnow() {
+        let arguments = Arguments(parsing: ["--units", "kelvin", "--units=rankine"])
+        #expect(arguments.units == nil)
+        #expect(arguments.unrecognized == ["--units", "kelvin", "--units=rankine"])
+    }
+
+    @Test func parsesUsersToSwitchToInOrder() {
+        let arguments = Arguments(parsing: ["--switch-user", "alice", "--city", "Omsk", "--switch-user=bob"])
+        #expect(arguments.usersToSwitchTo == ["alice", "bob"])
+        #expect(arguments.city == "Omsk")
+        #expect(Arguments(parsing: ["--switch-user"]).unrecognized == ["--switch-user"])
+    }
 }

@@ -18,10 +18,60 @@ import Testing
     @Test func everyWiringFactHolds() {
         let lines = PocketForecast.output(for: Arguments())
         let facts = lines.drop { $0 != "How it was wired" }.dropFirst()
-        #expect(facts.count == 8)
+        #expect(facts.count == 11)
         #expect(facts.allSatisfy { $0.hasPrefix("[ok]") })
         #expect(facts.contains { $0.contains("root.citiesList.root === root") })
         #expect(facts.contains { $0.contains("weatherReport.presenter.view === weatherReport") })
+    }
+
+    @Test func theDefaultRunIsSignedInAsGuestAndEndsTheSession() {
+        let lines = PocketForecast.output(for: Arguments())
+        #expect(lines.contains("Signed in as guest"))
+        #expect(lines.filter { $0.hasPrefix("Signed in as") }.count == 1)
+        #expect(lines.contains("Ended guest's session and saved their preferences: 5 cities, showing Manila, in °C."))
+        let facts = lines.drop { $0 != "How it was wired" }
+        #expect(facts.contains { $0.contains("UserSession.dispose() saved its preferences") })
+        #expect(facts.contains { $0.contains("one report formatter per unit (runtime argument)") })
+    }
+
+    @Test func unitsOnTheCommandLineChangeTheTemperatures() {
+        let lines = PocketForecast.output(for: Arguments(parsing: ["--units", "fahrenheit"]))
+        #expect(lines.contains("| Now       Sunny, 88°F               |"))
+        #expect(lines.contains("| Mon       Thunderstorms  79 to 90°F |"))
+        #expect(!lines.contains { $0.contains("°C") })
+        #expect(lines.contains { $0.hasSuffix("showing Manila, in °F.") })
+    }
+
+    @Test func switchingUsersSavesTheFirstSessionAndStartsAFreshOne() {
+        let lines = PocketForecast.output(
+            for: Arguments(parsing: ["--city", "Omsk", "--units", "fahrenheit", "--switch-user", "alice"])
+        )
+        let guest = lines.prefix { $0 != "Signed in as alice" }
+        let alice = lines.drop { $0 != "Signed in as alice" }
+        #expect(guest.contains("Signed in as guest"))
+        #expect(guest.contains("| > Omsk                       |"))
+        #expect(guest.contains("| Now       Snow, 10°F           |"))
+        #expect(guest.last == "Ended guest's session and saved their preferences: 5 cities, showing Omsk, in °F.")
+        #expect(alice.contains("| > Manila                     |"))
+        #expect(alice.contains("| Now       Sunny, 31°C               |"))
+        #expect(alice.contains("Ended alice's session and saved their preferences: 5 cities, showing Manila, in °C."))
+        let facts = lines.drop { $0 != "How it was wired" }.dropFirst()
+        #expect(facts.count == 11)
+        #expect(facts.allSatisfy { $0.hasPrefix("[ok]") })
+    }
+
+    @Test func switchingBackRestoresWhatTheUserSaved() {
+        let lines = PocketForecast.output(
+            for: Arguments(city: "Omsk", units: .fahrenheit, usersToSwitchTo: ["alice", "guest"])
+        )
+        #expect(
+            lines.filter { $0.hasPrefix("Signed in as") } == [
+                "Signed in as guest", "Signed in as alice", "Signed in as guest",
+            ]
+        )
+        let guestAgain = lines.drop { $0 != "Signed in as alice" }.drop { $0 != "Signed in as guest" }
+        #expect(guestAgain.contains("| > Omsk                       |"))
+        #expect(guestAgain.contains("| Now       Snow, 10°F           |"))
     }
 
     @Test func aCityOnTheCommandLineIsFollowedAndShown() {

@@ -35,9 +35,10 @@ struct DefinitionKey {
     @usableFromInline let type: Any.Type
     /// The member name (`#function`).
     @usableFromInline let member: StaticString
-    /// The argument values of a definition that takes arguments, or nil. A key left in a table after
-    /// its graph closed drops them (see ``Resolver/closeGraph()``), and then matches no other key.
-    @usableFromInline var arguments: [AnyHashable]?
+    /// The argument values of a definition that takes arguments, or nil; not retained (see
+    /// ``ArgumentList``). A key left in a table after its graph closed drops them (see
+    /// ``Resolver/closeGraph()``), and then matches no other key.
+    @usableFromInline unowned(unsafe) var arguments: ArgumentList?
 
     @inlinable
     @inline(__always)
@@ -71,11 +72,11 @@ struct DefinitionKey {
         member: StaticString,
         type: Any.Type,
         explicitKey: StaticString?,
-        arguments: [AnyHashable]
+        arguments: ArgumentList
     ) {
         self.init(assembly: assembly, member: member, type: type, explicitKey: explicitKey, argument: nil)
         self.arguments = arguments
-        self.argumentBits = UInt(bitPattern: arguments.hashValue) | 1
+        self.argumentBits = arguments.bits
     }
 
     /// Whether the key was given with `withKey:`.
@@ -126,7 +127,7 @@ struct DefinitionKey {
         guard let leftArguments = left.pointee.arguments, let rightArguments = right.pointee.arguments else {
             return false
         }
-        return leftArguments == rightArguments
+        return leftArguments === rightArguments || leftArguments.values == rightArguments.values
     }
 
     @usableFromInline
@@ -182,7 +183,7 @@ struct DefinitionKey {
         let site = "\(String(describing: assembly)).\(member)"
         let named = isExplicit ? "\(site) (key \"\(nameDescription)\")" : site
         guard let arguments else { return named }
-        return "\(named) (\(arguments.map { String(reflecting: $0.base) }.joined(separator: ", ")))"
+        return "\(named) (\(arguments.values.map { String(reflecting: $0.base) }.joined(separator: ", ")))"
     }
 }
 

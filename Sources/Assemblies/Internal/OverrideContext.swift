@@ -10,13 +10,27 @@ final class OverrideContext: Sendable {
 
     let table: OverrideTable
     let parent: OverrideContext?
-    /// The singletons, weak singletons and resettable instances of this context.
-    @usableFromInline let singletons = SingletonStore()
+    /// The singletons, weak singletons and resettable instances of this context, and the version of
+    /// its overrides they were built with.
+    private let store = Locked<(version: Int, singletons: SingletonStore)>((0, SingletonStore()))
     private let assemblies = Locked<[ObjectIdentifier: Assembly]>([:])
 
     init(table: OverrideTable, parent: OverrideContext?) {
         self.table = table
         self.parent = parent
+    }
+
+    /// The singletons, weak singletons and resettable instances of this context: new ones once its
+    /// overrides (or an outer context's) have changed, because those built before may depend on
+    /// what changed.
+    func singletons() -> SingletonStore {
+        let version = layers.reduce(0) { $0 + $1.version }
+        return store.withLock { store in
+            if store.version != version {
+                store = (version, SingletonStore())
+            }
+            return store.singletons
+        }
     }
 
     /// The current task's innermost context for `family`, if any.
@@ -70,6 +84,8 @@ final class OverrideTable: Sendable {
     private let state = Locked(State())
 
     private struct State {
+        /// Counts changes, so that contexts drop singletons built before one.
+        var version = 0
         var overrides: [Override] = []
         var substitutes: [(original: ObjectIdentifier, substitute: Assembly.Type, isUsed: Bool)] = []
     }
@@ -82,23 +98,33 @@ final class OverrideTable: Sendable {
         state.withLock { state in
             state.overrides.removeAll { $0.key == override.key }
             state.overrides.append(override)
+            state.version += 1
         }
     }
 
     func removeOverride(at keyPath: AnyKeyPath) {
-        state.withLock { $0.overrides.removeAll { $0.keyPath == keyPath } }
+        state.withLock { state in
+            state.overrides.removeAll { $0.keyPath == keyPath }
+            state.version += 1
+        }
     }
 
     func add(substitute: Assembly.Type, for original: Assembly.Type) {
         state.withLock { state in
             state.substitutes.removeAll { $0.original == ObjectIdentifier(original) }
             state.substitutes.append((ObjectIdentifier(original), substitute, false))
+            state.version += 1
         }
     }
 
     func removeSubstitute(for original: Assembly.Type) {
-        state.withLock { $0.substitutes.removeAll { $0.original == ObjectIdentifier(original) } }
+        state.withLock { state in
+            state.substitutes.removeAll { $0.original == ObjectIdentifier(original) }
+            state.version += 1
+        }
     }
+
+    var version: Int { state.withLock { $0.version } }
 
     func override(for key: DefinitionKey) -> Override? {
         state.withLock { state in
@@ -132,6 +158,8 @@ final class OverrideTable: Sendable {
 final class Override: @unchecked Sendable {
     // @unchecked: `isUsed` and `prebuilt` are only touched under the owning table's lock or `lock`.
     let key: DefinitionKey
+    /// The arguments `key` refers to (a key path through a subscript), kept as long as the key.
+    let arguments: ArgumentList?
     let keyPath: AnyKeyPath
     @usableFromInline let scope: Scope?
     private let factory: @Sendable () -> Any
@@ -142,6 +170,7 @@ final class Override: @unchecked Sendable {
 
     init(key: DefinitionKey, keyPath: AnyKeyPath, scope: Scope?, factory: @escaping @Sendable () -> Any, prebuilt: Any?) {
         self.key = key
+        arguments = key.arguments
         self.keyPath = keyPath
         self.scope = scope
         self.factory = factory

@@ -14,7 +14,8 @@ extension Resolver {
     // MARK: The graph's lifetime
 
     /// Starts a top-level resolution's graph for `family`, keeping singletons in `store`.
-    @usableFromInline
+    @inlinable
+    @inline(__always)
     func openGraph(of family: Family, keepingSingletonsIn store: SingletonStore) {
         activeFamilyID = family.id
         activeFamily = family
@@ -26,12 +27,14 @@ extension Resolver {
     /// steps), then ends the graph.
     @usableFromInline
     func finishGraph() {
-        var index = 0
-        while index < deferredSteps.count {
-            deferredSteps[index]()
-            index += 1
+        if !deferredSteps.isEmpty {
+            var index = 0
+            while index < deferredSteps.count {
+                deferredSteps[index]()
+                index += 1
+            }
+            deferredSteps.removeAll(keepingCapacity: true)
         }
-        deferredSteps.removeAll(keepingCapacity: true)
         closeGraph()
     }
 
@@ -43,6 +46,7 @@ extension Resolver {
         isClosing = true
         activeFamilyID = 0
         activeFamily = nil
+        activeContext = nil
         if holdsSingletonBuilder {
             activeStore?.publish(unpublishedSingletons)
             unpublishedSingletons.removeAll(keepingCapacity: true)
@@ -50,10 +54,14 @@ extension Resolver {
             singletonBuilder.unlock()
         }
         activeStore = nil
-        for index in argumentEntries {
-            keys.dropArguments(at: Int(index))
+        activeContextSingletons = nil
+        if !argumentEntries.isEmpty {
+            for index in argumentEntries {
+                keys.dropArguments(at: Int(index))
+            }
+            argumentEntries.removeAll(keepingCapacity: true)
+            argumentLists.removeAll(keepingCapacity: true)
         }
-        argumentEntries.removeAll(keepingCapacity: true)
         for index in 0..<touchedCount {
             entries[Int(touched[index])].object = nil
         }
@@ -196,8 +204,11 @@ extension Resolver {
                 activeFamily?.checkExplicitKey(key.pointee)
                 keys.replaceKey(at: found, with: key)
             }
-            if key.pointee.hasArguments {
+            if let arguments = key.pointee.arguments {
+                // A key with arguments is only ever found in the graph that stamped it (keys of
+                // earlier graphs have dropped theirs), so the table's key refers to this list.
                 argumentEntries.append(Int32(found))
+                argumentLists.append(arguments)
             }
             if touchedCount == touchedCapacity {
                 touched = touched.moved(count: touchedCount, toCapacity: touchedCapacity * 2)
@@ -282,31 +293,34 @@ extension Resolver {
     /// Finishes building the frame at `frame` with the instance its body returned, then runs the
     /// hooks its body added.
     @inlinable
+    @inline(__always)
     func leave<T>(_ frame: Int, returning result: T) {
-        let serial = frames[frame].serial
+        if hookCount != 0 {
+            return leaveRunningHooks(frame, returning: result)
+        }
         if isReference(T.self) {
             leave(frame, object: unsafeBitCast(result, to: AnyObject.self), value: -1)
         } else {
             leave(frame, object: nil, value: isPrototype(frame) ? -1 : store(result))
         }
-        if hasHooks(serial) {
-            runHooks(serial, result)
+    }
+
+    /// ``leave(_:returning:)`` while some frame has hooks: then runs the frame's own hooks, if any,
+    /// in the order they were added, and queues its deferred steps.
+    @usableFromInline
+    func leaveRunningHooks<T>(_ frame: Int, returning instance: T) {
+        let serial = frames[frame].serial
+        if isReference(T.self) {
+            leave(frame, object: unsafeBitCast(instance, to: AnyObject.self), value: -1)
+        } else {
+            leave(frame, object: nil, value: isPrototype(frame) ? -1 : store(instance))
         }
-    }
-
-    @usableFromInline
-    func hasHooks(_ serial: UInt64) -> Bool {
-        hooks.last?.serial == serial
-    }
-
-    /// Runs the wiring hooks of the frame numbered `serial` in the order they were added, and queues
-    /// its deferred steps.
-    @usableFromInline
-    func runHooks(_ serial: UInt64, _ instance: Any) {
+        guard hooks.last?.serial == serial else { return }
         var start = hooks.count
         while start > 0 && hooks[start - 1].serial == serial { start -= 1 }
         let finished = hooks[start...]
         hooks.removeSubrange(start...)
+        hookCount = hooks.count
         for hook in finished {
             if hook.isDeferred {
                 deferredSteps.append { hook.run(instance) }
@@ -327,6 +341,7 @@ extension Resolver {
             frames[index].value = -2
         }
         hooks.append(Hook(serial: serial, isDeferred: isDeferred, run: run))
+        hookCount = hooks.count
     }
 
     @usableFromInline

@@ -4,6 +4,11 @@ extension Resolver {
     // MARK: Resolving
 
     /// Resolves one read of a definition.
+    ///
+    /// Overrides cost the common paths nothing but one check before the singleton caches (which
+    /// hold the family's own singletons, never a task's): a top-level read checks for them out of
+    /// line, and a graph opened while its task overrides the family carries ``overriddenGraph`` in
+    /// ``activeFamilyID``, so that each of its reads takes that out-of-line path too.
     @inlinable
     @inline(__always)
     func resolve<T>(
@@ -12,22 +17,7 @@ extension Resolver {
         in family: Family,
         _ body: (Definition<T>) -> T
     ) -> T {
-        if family.mayBeOverridden {
-            return resolveOverridable(key, scope: scope, in: family, body)
-        }
-        return resolveIgnoringOverrides(key, scope: scope, in: family, body)
-    }
-
-    /// Resolves one read of a definition that no task overrides.
-    @inlinable
-    @inline(__always)
-    func resolveIgnoringOverrides<T>(
-        _ key: DefinitionKey,
-        scope: Scope,
-        in family: Family,
-        _ body: (Definition<T>) -> T
-    ) -> T {
-        if scope.kind == .singleton {
+        if scope.kind == .singleton && !family.mayBeOverridden {
             // The common case, inlined: a default-keyed singleton this thread has read before.
             let line = singletonLine(for: key)
             if line.pointee.familyID == family.id && line.pointee.name == key.name
@@ -54,6 +44,9 @@ extension Resolver {
         in family: Family,
         _ body: (Definition<T>) -> T
     ) -> T {
+        if family.mayBeOverridden || activeFamilyID == family.id | Self.overriddenGraph {
+            return resolveOverridable(key, scope: scope, in: family, body)
+        }
         if activeFamilyID != 0 || isClosing {
             return withSpare(crossingWith: key) { $0.resolveTopLevel(key, scope: scope, in: family, body) }
         }
@@ -196,17 +189,19 @@ extension Resolver {
             let result = body(Definition(resolver: self, frame: step, serial: serial))
             leave(step, returning: result)
             let object = scope.kind == .weakSingleton ? weaklyHeld(result, key) : boxSingleton(result)
-            unpublishedSingletons.append(SingletonStore.Built(key: key, scope: scope, object: object))
+            unpublishedSingletons.append(
+                SingletonStore.Built(key: key, arguments: key.arguments, scope: scope, object: object)
+            )
             return result
         }
     }
 
     // MARK: Overrides
 
-    /// Resolves a read of a family that some task may override: with the current task's override
-    /// of the definition, if any, and with the task's own singletons while it overrides the family.
-    @inlinable
-    @inline(never)
+    /// Resolves a read of a family that some task may override, outside a graph of it or in a graph
+    /// its task overrides: with the task's override of the definition, if any, and with the
+    /// task's own singletons while it overrides the family.
+    @usableFromInline
     func resolveOverridable<T>(
         _ key: DefinitionKey,
         scope: Scope,
@@ -216,34 +211,47 @@ extension Resolver {
         if let capture = pendingCapture {
             return capture.capture(key, scope: scope, on: self)
         }
-        guard let context = OverrideContext.innermost(for: family) else {
-            return resolveIgnoringOverrides(key, scope: scope, in: family, body)
+        let isInGraph = activeFamilyID == family.id | Self.overriddenGraph
+        guard let context = isInGraph ? activeContext : OverrideContext.innermost(for: family) else {
+            if activeFamilyID != 0 || isClosing {
+                return withSpare(crossingWith: key) { $0.resolveTopLevel(key, scope: scope, in: family, body) }
+            }
+            openGraph(of: family, keepingSingletonsIn: family.singletons)
+            let result = resolveInGraph(key, scope: scope, in: family, body)
+            finishGraph()
+            return result
         }
         if let override = context.override(for: key) {
-            return resolve(key, scope: override.scope ?? scope, in: family, context: context) { _ in
-                override.make(T.self)
+            return resolve(key, scope: override.scope ?? scope, in: family, context: context, isInGraph: isInGraph) {
+                _ in override.make(T.self)
             }
         }
-        return resolve(key, scope: scope, in: family, context: context, body)
+        return resolve(key, scope: scope, in: family, context: context, isInGraph: isInGraph, body)
     }
 
-    /// Resolves a read in a task that overrides `family`: in a graph whose singletons are the
+    /// Resolves a read in a task that overrides `family`, in a graph whose singletons are the
     /// context's.
-    @inlinable
     func resolve<T>(
         _ key: DefinitionKey,
         scope: Scope,
         in family: Family,
         context: OverrideContext,
+        isInGraph: Bool,
         _ body: (Definition<T>) -> T
     ) -> T {
-        if activeFamilyID == family.id {
+        if isInGraph {
             return resolveInGraph(key, scope: scope, in: family, body)
         }
         if activeFamilyID != 0 || isClosing {
-            return withSpare(crossingWith: key) { $0.resolve(key, scope: scope, in: family, context: context, body) }
+            return withSpare(crossingWith: key) {
+                $0.resolve(key, scope: scope, in: family, context: context, isInGraph: false, body)
+            }
         }
-        openGraph(of: family, keepingSingletonsIn: context.singletons)
+        let singletons = context.singletons()
+        openGraph(of: family, keepingSingletonsIn: singletons)
+        activeFamilyID |= Self.overriddenGraph
+        activeContext = context
+        activeContextSingletons = singletons
         let result = resolveInGraph(key, scope: scope, in: family, body)
         finishGraph()
         return result

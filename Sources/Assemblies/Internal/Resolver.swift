@@ -29,8 +29,15 @@ import Android
 final class Resolver {
     // MARK: The graph in flight
 
-    /// The family whose top-level resolution owns the graph, or 0 when no graph is open.
+    /// The family whose top-level resolution owns the graph, or 0 when no graph is open; with
+    /// ``overriddenGraph`` set when the graph's task overrides the family.
     @usableFromInline @exclusivity(unchecked) var activeFamilyID: UInt64 = 0
+    /// Set in ``activeFamilyID`` for a graph whose task overrides its family, so that no read of the
+    /// graph matches the family's ID and each goes through ``resolveOverridable(_:scope:in:_:)``.
+    @usableFromInline static let overriddenGraph: UInt64 = 1 << 63
+    /// The override context of such a graph, and its singletons (which `activeStore` doesn't retain).
+    @exclusivity(unchecked) var activeContext: OverrideContext?
+    @exclusivity(unchecked) var activeContextSingletons: SingletonStore?
     /// That family, unretained: the assembly whose read opened the graph keeps it alive until the
     /// graph closes.
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) var activeFamily: Family?
@@ -152,6 +159,8 @@ final class Resolver {
     /// Entries whose keys carry argument values; the keys drop them when the graph closes, so the
     /// table keeps no argument alive.
     @exclusivity(unchecked) var argumentEntries: [Int32] = []
+    /// The lists those keys refer to, kept until then.
+    @exclusivity(unchecked) var argumentLists: [ArgumentList] = []
 
     // MARK: Hooks
 
@@ -166,6 +175,8 @@ final class Resolver {
 
     /// Hooks of the definitions being built, innermost last.
     @exclusivity(unchecked) var hooks: [Hook] = []
+    /// `hooks.count`, read where a frame is left without touching the array.
+    @usableFromInline @exclusivity(unchecked) var hookCount = 0
     /// Steps that run when the outermost definition has returned, in the order they were queued.
     @exclusivity(unchecked) var deferredSteps: [() -> Void] = []
 

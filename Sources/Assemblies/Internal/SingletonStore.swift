@@ -12,11 +12,14 @@ final class SingletonStore: Sendable {
     struct Singleton {
         let object: AnyObject
         let key: DefinitionKey
+        /// The arguments `key` refers to, kept as long as the key.
+        let arguments: ArgumentList?
     }
 
     /// A singleton built in a graph, waiting for the graph to close.
     struct Built {
         let key: DefinitionKey
+        let arguments: ArgumentList?
         let scope: Scope
         let object: AnyObject
     }
@@ -24,6 +27,7 @@ final class SingletonStore: Sendable {
     private struct WeakSingleton {
         weak var object: AnyObject?
         let key: DefinitionKey
+        let arguments: ArgumentList?
     }
 
     /// A resettable scope's instances, and the order they were built in.
@@ -35,12 +39,12 @@ final class SingletonStore: Sendable {
     private struct State {
         var singletons: [DefinitionKey: Singleton] = [:]
         var weakSingletons: [DefinitionKey: WeakSingleton] = [:]
-        var resettables: [String: Resettable] = [:]
+        var resettables: [UInt32: Resettable] = [:]
     }
 
     /// The instance stored for `key` in `scope`, or nil (also when a weak singleton is gone).
     func singleton(for key: DefinitionKey, in scope: Scope) -> Singleton? {
-        state.withLock { state in
+        state.withLock { state -> Singleton? in
             switch scope.kind {
             case .weakSingleton:
                 guard let stored = state.weakSingletons[key] else { return nil }
@@ -48,9 +52,9 @@ final class SingletonStore: Sendable {
                     state.weakSingletons[key] = nil
                     return nil
                 }
-                return Singleton(object: object, key: stored.key)
+                return Singleton(object: object, key: stored.key, arguments: stored.arguments)
             case .resettable:
-                return state.resettables[scope.nameText]?.instances[key]
+                return state.resettables[scope.nameID]?.instances[key]
             default:
                 return state.singletons[key]
             }
@@ -61,12 +65,16 @@ final class SingletonStore: Sendable {
     func publish(_ built: [Built]) {
         state.withLock { state in
             for item in built {
-                let singleton = Singleton(object: item.object, key: item.key)
+                let singleton = Singleton(object: item.object, key: item.key, arguments: item.arguments)
                 switch item.scope.kind {
                 case .weakSingleton:
-                    state.weakSingletons[item.key] = WeakSingleton(object: item.object, key: item.key)
+                    state.weakSingletons[item.key] = WeakSingleton(
+                        object: item.object,
+                        key: item.key,
+                        arguments: item.arguments
+                    )
                 case .resettable:
-                    let name = item.scope.nameText
+                    let name = item.scope.nameID
                     if state.resettables[name, default: Resettable()].instances.updateValue(singleton, forKey: item.key)
                         == nil
                     {
@@ -82,13 +90,8 @@ final class SingletonStore: Sendable {
     /// Drops the instances of a resettable scope; returns them, the most recently built first.
     func reset(_ scope: Scope) -> [AnyObject] {
         state.withLock { state in
-            guard let dropped = state.resettables.removeValue(forKey: scope.nameText) else { return [] }
+            guard let dropped = state.resettables.removeValue(forKey: scope.nameID) else { return [] }
             return dropped.order.reversed().compactMap { dropped.instances[$0]?.object }
         }
     }
-}
-
-extension Scope {
-    /// The name of a resettable scope as a dictionary key.
-    var nameText: String { name?.description ?? "" }
 }
