@@ -25,28 +25,37 @@ extension Resolver {
 
     /// Runs the deferred steps (which may read more definitions into the graph and queue more
     /// steps), then ends the graph.
-    @usableFromInline
+    @inlinable
+    @inline(__always)
     func finishGraph() {
         if !deferredSteps.isEmpty {
-            var index = 0
-            while index < deferredSteps.count {
-                deferredSteps[index]()
-                index += 1
-            }
-            deferredSteps.removeAll(keepingCapacity: true)
+            runDeferredSteps()
         }
         closeGraph()
     }
 
+    @usableFromInline
+    func runDeferredSteps() {
+        var index = 0
+        while index < deferredSteps.count {
+            deferredSteps[index]()
+            index += 1
+        }
+        deferredSteps.removeAll(keepingCapacity: true)
+    }
+
     /// Ends the graph: the resolver keeps none of its instances, and keeps its keys unless there are
     /// more than ``keyLimit``.
+    @usableFromInline
     func closeGraph() {
         // Releasing instances runs their deinit, which may read assemblies again: that starts a new
         // top-level resolution on the spare resolver.
         isClosing = true
         activeFamilyID = 0
         activeFamily = nil
-        activeContext = nil
+        if activeContext != nil {
+            activeContext = nil
+        }
         if holdsSingletonBuilder {
             activeStore?.publish(unpublishedSingletons)
             unpublishedSingletons.removeAll(keepingCapacity: true)
@@ -54,7 +63,9 @@ extension Resolver {
             singletonBuilder.unlock()
         }
         activeStore = nil
-        activeContextSingletons = nil
+        if activeContextSingletons != nil {
+            activeContextSingletons = nil
+        }
         if !argumentEntries.isEmpty {
             for index in argumentEntries {
                 keys.dropArguments(at: Int(index))

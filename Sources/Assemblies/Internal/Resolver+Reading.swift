@@ -44,10 +44,10 @@ extension Resolver {
         in family: Family,
         _ body: (Definition<T>) -> T
     ) -> T {
-        if family.mayBeOverridden || activeFamilyID == family.id | Self.overriddenGraph {
-            return resolveOverridable(key, scope: scope, in: family, body)
-        }
-        if activeFamilyID != 0 || isClosing {
+        if activeFamilyID != 0 || isClosing || family.mayBeOverridden {
+            if family.mayBeOverridden || activeFamilyID == family.id | Self.overriddenGraph {
+                return resolveOverridable(key, scope: scope, in: family, body)
+            }
             return withSpare(crossingWith: key) { $0.resolveTopLevel(key, scope: scope, in: family, body) }
         }
         openGraph(of: family, keepingSingletonsIn: family.singletons)

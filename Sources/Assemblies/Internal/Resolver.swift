@@ -178,7 +178,7 @@ final class Resolver {
     /// `hooks.count`, read where a frame is left without touching the array.
     @usableFromInline @exclusivity(unchecked) var hookCount = 0
     /// Steps that run when the outermost definition has returned, in the order they were queued.
-    @exclusivity(unchecked) var deferredSteps: [() -> Void] = []
+    @usableFromInline @exclusivity(unchecked) var deferredSteps: [() -> Void] = []
 
     // MARK: Singletons
 
