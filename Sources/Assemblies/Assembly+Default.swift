@@ -16,7 +16,7 @@ extension Assembly {
     /// ```
     ///
     /// The program keeps this assembly (and so its family) until another is made the default or
-    /// ``removeDefault()`` is called. A default made for a task with ``makeDefault(during:)-(()->R)``
+    /// ``removeDefault()`` is called. A default made for a task with ``makeDefault(during:)``
     /// takes precedence in that task.
     public final func makeDefault() {
         let previous = DefaultAssembly.process.withLock { current in

@@ -10,7 +10,7 @@
 /// ```
 ///
 /// The first access reads the definition from the family that the program made the default with
-/// ``Assembly/makeDefault()`` (or, in a task, ``Assembly/makeDefault(during:)-(()->R)``), so overrides
+/// ``Assembly/makeDefault()`` (or, in a task, ``Assembly/makeDefault(during:)``), so overrides
 /// applied in the task take effect; later accesses return the same value. Assigning the property
 /// replaces the value. The key path's root may be any assembly type of that family: the root's own
 /// type, a superclass of it, or a collaborator.

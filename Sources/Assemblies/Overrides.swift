@@ -11,7 +11,7 @@ import Android
 /// Replacements of definitions with test doubles, for the tasks that apply them.
 ///
 /// Name a definition by key path, so that a wrong name or a double of the wrong type doesn't
-/// compile, give a factory of doubles, and run the test inside ``apply(_:)-(()->R)``. While it
+/// compile, give a factory of doubles, and run the test inside ``apply(_:)``. While it
 /// runs, every read of the family in that task — the definition itself and everything that
 /// depends on it — sees the double. Production code is untouched.
 ///
@@ -33,7 +33,7 @@ import Android
 /// A double is built in the scope of the definition it replaces, unless `replace` is given another.
 /// While overrides apply, the task's reads of the family use singletons of their own — built
 /// afresh, on the doubles — so a singleton cached before the override took effect, or built by
-/// another task, is never handed out, and nothing built on a double outlives ``apply(_:)-(()->R)``.
+/// another task, is never handed out, and nothing built on a double outlives ``apply(_:)``.
 ///
 /// ## Tasks
 ///
@@ -42,8 +42,10 @@ import Android
 ///
 /// ## Changing and nesting
 ///
-/// `replace` and ``remove(_:)`` take effect at once, also while the overrides apply. Applying
-/// other overrides inside `apply` layers them over these; leaving the inner `apply` restores these.
+/// `replace` and ``remove(_:)-(KeyPath<Root,Value>)`` take effect at once, also while the overrides
+/// apply: the singletons built under the overrides so far are dropped, since they may depend on
+/// what changed. Applying other overrides inside `apply` layers them over these; leaving the inner
+/// `apply` restores these.
 ///
 /// ## Unused overrides
 ///
@@ -163,8 +165,8 @@ public final class Overrides<Root: Assembly>: Sendable {
         assembly.family.overrideCount.wrappingSubtract(1, ordering: .relaxed)
         for description in unused {
             let warning =
-                "Assemblies: warning: the override of \(description) was never used. Check that its key "
-                + "path names the definition your code reads, or remove it.\n"
+                "Assemblies: warning: the override of \(description) was never used. Check that it "
+                + "names a definition (or collaborator type) your code reads, or remove it.\n"
             _ = warning.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
         }
     }

@@ -100,9 +100,8 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// that the next read builds new ones.
     ///
     /// Two scopes with the same name are the same scope; make each one once, as a static constant.
-    /// Resetting one leaves every other scope
-    /// alone, and calls ``Disposable/dispose()`` on the dropped instances that adopt ``Disposable``,
-    /// the most recently built first.
+    /// Resetting one leaves every other scope alone, and calls ``Disposable/dispose()`` on the
+    /// dropped instances that adopt ``Disposable``, the most recently built first.
     ///
     /// ```swift
     /// extension Scope {

@@ -28,7 +28,7 @@ public struct WeaklyInjected<Root: Assembly, Value: AnyObject> {
         mutating get {
             if !isResolved {
                 guard let assembly = DefaultAssembly.assembly(Root.self) else {
-                    Failure.noDefaultFamily(Root.self, Value.self)
+                    Failure.noDefaultFamily(Root.self, Value.self, wrapper: "WeaklyInjected")
                 }
                 isResolved = true
                 // Kept alive for this access by the returned reference.

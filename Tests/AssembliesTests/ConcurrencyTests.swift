@@ -157,6 +157,53 @@ private final class ResultBox: @unchecked Sendable {
     func get() -> Top { top! }
 }
 
+private final class Lamp {
+    var isOn = false
+}
+
+private final class Ticket: Disposable {
+    let counter: Counter
+    let lamp: Lamp
+    init(counter: Counter, lamp: Lamp) {
+        self.counter = counter
+        self.lamp = lamp
+    }
+    func dispose() { counter.tick("dispose") }
+}
+
+extension Scope {
+    fileprivate static let shift = Scope.resettable("concurrency-shift")
+}
+
+private final class StoredScopesAssembly: Assembly, @unchecked Sendable {
+    let counter = Counter()
+
+    var lamp: Lamp {
+        define(scope: .weakSingleton) {
+            counter.tick("lamp")
+            let lamp = Lamp()
+            lamp.isOn = true
+            return lamp
+        }
+    }
+
+    var ticket: Ticket {
+        define(scope: .shift) {
+            counter.tick("ticket")
+            return Ticket(counter: counter, lamp: self.shiftLamp)
+        }
+    }
+
+    var shiftLamp: Lamp { define(scope: .shift) { Lamp() } }
+
+    func seat(_ row: Int) -> Lamp { define(scope: .singleton, arguments: row) { Lamp() } }
+
+    override func buildEagerSingletons() {
+        _ = seat(1)
+        _ = seat(2)
+    }
+}
+
 @Suite struct ConcurrencyTests {
     @Test func graphsResolvedInParallelNeverShareObjects() {
         let assembly = DiamondAssembly()
@@ -246,6 +293,66 @@ private final class ResultBox: @unchecked Sendable {
         #expect(identities.allSatisfy { $0.0 })
         #expect(Set(identities.map(\.1)).count == 1)
         #expect(assembly.counter["registry"] == 1)
+    }
+
+    @Test func aWeakSingletonHeldOutsideIsSharedByEveryThread() {
+        let assembly = StoredScopesAssembly()
+        let lamp = assembly.lamp
+        let held = ObjectIdentifier(lamp)
+        let others = Counter()
+        onThreads(8) { _ in
+            for _ in 0..<300 where ObjectIdentifier(assembly.lamp) != held { others.tick("other") }
+        }
+        withExtendedLifetime(lamp) {}
+        #expect(others["other"] == 0)
+        #expect(assembly.counter["lamp"] == 1)
+    }
+
+    @Test func aWeakSingletonReleasedAndRebuiltUnderContentionIsAlwaysWhole() {
+        let assembly = StoredScopesAssembly()
+        let failures = Counter()
+        onThreads(8) { _ in
+            for _ in 0..<300 {
+                let lamp = assembly.lamp
+                if !lamp.isOn || assembly.lamp !== lamp { failures.tick("failure") }
+            }
+        }
+        #expect(failures["failure"] == 0)
+        #expect(assembly.counter["lamp"] >= 1)
+    }
+
+    @Test func resettingAScopeWhileThreadsReadItDisposesEachInstanceOnce() {
+        let assembly = StoredScopesAssembly()
+        let tickets = SharedArray<ObjectIdentifier>()
+        onThreads(6) { thread in
+            for _ in 0..<200 {
+                if thread == 0 {
+                    assembly.reset(.shift)
+                } else {
+                    tickets.append(ObjectIdentifier(assembly.ticket))
+                }
+            }
+        }
+        assembly.reset(.shift)
+        #expect(assembly.counter["dispose"] == assembly.counter["ticket"])
+        #expect(Set(tickets.values).count <= assembly.counter["ticket"])
+    }
+
+    @Test func activatingFromTwoThreadsBuildsEachEagerSingletonOnce() {
+        for _ in 0..<20 {
+            let assembly = StoredScopesAssembly()
+            let seats = SharedArray<ObjectIdentifier>()
+            onThreads(4) { thread in
+                if thread < 2 {
+                    assembly.activate()
+                } else {
+                    seats.append(ObjectIdentifier(assembly.seat(1)))
+                }
+            }
+            #expect(Set(seats.values).count == 1)
+            #expect(assembly.seat(1) === assembly.seat(1))
+            #expect(assembly.seat(1) !== assembly.seat(2))
+        }
     }
 }
 

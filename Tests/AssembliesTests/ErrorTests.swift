@@ -249,8 +249,16 @@ private func stderr(of result: ExitTest.Result?) -> String {
             _ = MisuseAssembly().namedLoop("first")
         }
         let message = stderr(of: result)
-        #expect(message.contains("MisuseAssembly.namedLoop(_:) is defined with scope .singleton in a method with parameters"))
-        #expect(message.contains("To fix this, make the parameters part of the key with `define(scope: .singleton, arguments:"))
+        #expect(
+            message.contains(
+                "MisuseAssembly.namedLoop(_:) is defined with scope .singleton in a method with parameters"
+            )
+        )
+        #expect(
+            message.contains(
+                "To fix this, make the parameters part of the key with `define(scope: .singleton, arguments:"
+            )
+        )
     }
 
     @Test func aPrototypeThatReadsItselfStops() async {

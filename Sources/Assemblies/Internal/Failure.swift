@@ -124,18 +124,20 @@ enum Failure {
     static func keyPathIsNotTheDefinition(_ key: DefinitionKey, value: Any.Type) -> Never {
         stop(
             """
-            an override's key path ends in a member that reads \(key.description) as \(key.type) \
-            but returns \(value): it transforms the definition's instance, so a double of \(value) \
-            can't stand in for it. To fix this, override \(key.description) through a key path that \
-            returns it unchanged.
+            an override's double is a \(value), but the key path's member reads \(key.description) \
+            as \(key.type), so the double can't stand in for it. Either the member transforms the \
+            definition's instance — then override \(key.description) through a key path that \
+            returns it unchanged — or the definition's body returns a concrete type where the \
+            property's type is a protocol: Swift then infers the definition's type from the body. \
+            To fix that, say the type in the body: `define { Live() as any Service }`.
             """
         )
     }
 
-    static func noDefaultFamily(_ root: Any.Type, _ value: Any.Type) -> Never {
+    static func noDefaultFamily(_ root: Any.Type, _ value: Any.Type, wrapper: String = "Injected") -> Never {
         stop(
             """
-            @Injected(\\\(root).…) was read as \(value), but no family of assemblies is the default, \
+            @\(wrapper)(\\\(root).…) was read as \(value), but no family of assemblies is the default, \
             so there is nothing to resolve it from. To fix this, make a family the default when the \
             program starts: `let app = \(root)(); app.makeDefault()` (or a root assembly that \
             reaches \(root) as a collaborator); in a test, `app.makeDefault(during: { ... })`. For a \

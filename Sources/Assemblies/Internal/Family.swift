@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -7,7 +9,6 @@ import Musl
 #elseif canImport(Android)
 import Android
 #endif
-import Synchronization
 
 /// The context shared by a root assembly and every assembly reached from it: the assemblies
 /// themselves (one per type), the singletons, and a unique identity.

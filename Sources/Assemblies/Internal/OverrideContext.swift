@@ -168,7 +168,8 @@ final class Override: @unchecked Sendable {
     private var prebuilt: Any?
     var isUsed = false
 
-    init(key: DefinitionKey, keyPath: AnyKeyPath, scope: Scope?, factory: @escaping @Sendable () -> Any, prebuilt: Any?) {
+    init(key: DefinitionKey, keyPath: AnyKeyPath, scope: Scope?, factory: @escaping @Sendable () -> Any, prebuilt: Any?)
+    {
         self.key = key
         arguments = key.arguments
         self.keyPath = keyPath
