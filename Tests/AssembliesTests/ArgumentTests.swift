@@ -250,10 +250,6 @@ private final class ArgIdentities: @unchecked Sendable {
     var values: [Int: Set<ObjectIdentifier>] { lock.withLock { storage } }
 }
 
-private func stderr(of result: ExitTest.Result?) -> String {
-    String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-}
-
 /// Reads a card for a token that nothing outside keeps, and hands back a weak reference to the token.
 private func cardForTemporaryToken(in assembly: ArgAssembly, id: Int) -> (card: ArgCard, token: () -> ArgToken?) {
     let token = ArgToken(id: id)

@@ -153,10 +153,6 @@ final class MisuseQuestsAssembly: Assembly, @unchecked Sendable {
     var child: Child { define { Child(parent: self.main.parent) } }
 }
 
-private func stderr(of result: ExitTest.Result?) -> String {
-    String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-}
-
 @Suite struct ErrorTests {
     @Test func aCycleThroughInitializersNamesTheChainAndTheFix() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -232,10 +232,6 @@ private final class HookLeakAssembly: Assembly, @unchecked Sendable {
     }
 }
 
-private func stderr(of result: ExitTest.Result?) -> String {
-    String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-}
-
 @Suite struct LifecycleHookTests {
     @Test func afterWiringRunsOnceAfterTheBodyReturnsTheWiredInstance() {
         let assembly = HookAssembly()

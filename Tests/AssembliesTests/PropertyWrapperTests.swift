@@ -66,10 +66,6 @@ private final class WrapperView {
     @WeaklyInjected(\WrapperAppAssembly.session) var session: WrapperSession?
 }
 
-private func stderr(of result: ExitTest.Result?) -> String {
-    String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-}
-
 @Suite struct PropertyWrapperTests {
     // MARK: @Injected
 

@@ -116,10 +116,6 @@ private final class ResetShopAssembly: Assembly, @unchecked Sendable {
     }
 }
 
-private func stderr(of result: ExitTest.Result?) -> String {
-    String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-}
-
 @Suite struct ResettableScopeTests {
     @Test func isLikeASingletonUntilReset() {
         let app = ResetAppAssembly()

@@ -135,10 +135,6 @@ private final class WeakValueAssembly: Assembly, @unchecked Sendable {
     var settings: WeakSettings { define(scope: .weakSingleton) { WeakSettings() } }
 }
 
-private func stderr(of result: ExitTest.Result?) -> String {
-    String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-}
-
 @Suite struct WeakSingletonTests {
     @Test func isSharedWhileSomethingOutsideHoldsIt() {
         let assembly = WeakEditorAssembly()
