@@ -333,11 +333,17 @@ open class Assembly: @unchecked Sendable {
     /// app.activate()   // the eager singletons exist from here on
     /// ```
     ///
-    /// Activating a family again, or from another of its assemblies, does nothing. A family that is
-    /// never activated works too; its eager singletons are then built on first read.
+    /// Activating a family again, or from another of its assemblies, does nothing; a call made while
+    /// another thread activates the family waits until it has finished. A family that is never
+    /// activated works too; its eager singletons are then built on first read. While ``Overrides``
+    /// apply in this task, it builds the eager singletons among the overrides' singletons, each time
+    /// it is called, and leaves the family itself unactivated.
     public final func activate() {
-        guard family.beginActivation() else { return }
-        (family.root ?? self).buildEagerSingletons()
+        let root = family.root ?? self
+        if family.mayBeOverridden && OverrideContext.innermost(for: family) != nil {
+            return root.buildEagerSingletons()
+        }
+        family.activateOnce { root.buildEagerSingletons() }
     }
 
     /// Drops the instances of the resettable scope `scope`, so that the next read of each of its
@@ -352,15 +358,19 @@ open class Assembly: @unchecked Sendable {
     /// ```
     ///
     /// Dropped instances that adopt ``Disposable`` are disposed of, the most recently built first,
-    /// after the scope is empty. Objects that still hold a dropped instance keep it. A graph
-    /// resolving at the same time on another thread may finish with the instances it already read.
-    /// While ``Overrides`` apply in this task, it resets the scope's instances in those overrides.
+    /// after the scope is empty. Objects that still hold a dropped instance keep it. A reset waits
+    /// for the graphs that are building singletons on other threads to close, so an instance built
+    /// before it is always dropped; a graph may still finish with instances it read before the
+    /// reset. While ``Overrides`` apply in this task, it resets the scope's instances in those
+    /// overrides.
     ///
     /// - Parameter scope: A scope made by ``Scope/resettable(_:)``.
     public final func reset(_ scope: Scope) {
         guard scope.kind == .resettable else { Failure.resetOfUnnamedScope(scope) }
         let context = family.mayBeOverridden ? OverrideContext.innermost(for: family) : nil
-        let dropped = (context?.singletons() ?? family.singletons).reset(scope)
+        let store = context?.singletons() ?? family.singletons
+        // The builder lock: a graph building an instance of the scope publishes it before the reset.
+        let dropped = singletonBuilder.withLock { store.reset(scope) }
         for object in dropped {
             (unboxed(object) as? Disposable)?.dispose()
         }

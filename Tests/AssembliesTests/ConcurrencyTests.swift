@@ -196,6 +196,18 @@ private final class StoredScopesAssembly: Assembly, @unchecked Sendable {
 
     var shiftLamp: Lamp { define(scope: .shift) { Lamp() } }
 
+    let started = DispatchSemaphore(value: 0)
+
+    /// A ticket whose body signals `started`, then takes a while.
+    var slowTicket: Ticket {
+        define(scope: .shift) {
+            counter.tick("ticket")
+            started.signal()
+            usleep(50_000)
+            return Ticket(counter: counter, lamp: Lamp())
+        }
+    }
+
     func seat(_ row: Int) -> Lamp { define(scope: .singleton, arguments: row) { Lamp() } }
 
     override func buildEagerSingletons() {
@@ -336,6 +348,23 @@ private final class StoredScopesAssembly: Assembly, @unchecked Sendable {
         assembly.reset(.shift)
         #expect(assembly.counter["dispose"] == assembly.counter["ticket"])
         #expect(Set(tickets.values).count <= assembly.counter["ticket"])
+    }
+
+    @Test func aResetWaitsForAnInstanceBeingBuiltAndDropsIt() {
+        let assembly = StoredScopesAssembly()
+        let built = SharedArray<ObjectIdentifier>()
+        onThreads(2) { thread in
+            if thread == 0 {
+                built.append(ObjectIdentifier(assembly.slowTicket))
+            } else {
+                assembly.started.wait()
+                assembly.reset(.shift)
+            }
+        }
+        #expect(assembly.counter["dispose"] == 1)
+        #expect(built.values.count == 1)
+        _ = assembly.slowTicket
+        #expect(assembly.counter["ticket"] == 2)
     }
 
     @Test func activatingFromTwoThreadsBuildsEachEagerSingletonOnce() {

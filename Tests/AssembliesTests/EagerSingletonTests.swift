@@ -202,4 +202,23 @@ private final class EagerScreenAssembly: Assembly, @unchecked Sendable {
         _ = assembly.screen
         #expect(assembly.log.entries == ["screen", "screen"])
     }
+
+    @Test func activationInsideOverridesBuildsTheirSingletonsAndLeavesTheFamilyUnactivated() {
+        let app = EagerAppAssembly()
+        let overrides = Overrides(of: app)
+        overrides.replace(\.metrics) { EagerService(name: "metrics double") }
+        let insideMetrics = overrides.apply {
+            app.activate()
+            let logged = app.log.entries
+            #expect(!logged.contains("metrics"))
+            #expect(logged.contains("database"))
+            return app.metrics
+        }
+        #expect(insideMetrics.name == "metrics double")
+        let loggedInside = app.log.entries.count
+        app.activate()
+        #expect(app.log.entries.count > loggedInside)
+        #expect(app.log.entries.contains("metrics"))
+        #expect(app.metrics !== insideMetrics)
+    }
 }

@@ -31,6 +31,9 @@ final class Family: Sendable {
     /// The singletons, weak singletons and resettable scopes' instances.
     @usableFromInline let singletons = SingletonStore()
     private let state = Locked(State())
+    /// Held while the family is being activated; recursive, because the eager singletons' bodies
+    /// may reach ``Assembly/activate()`` again.
+    private let activation = Lock(recursive: true)
 
     private static let lastID = Locked<UInt64>(0)
 
@@ -100,11 +103,15 @@ final class Family: Sendable {
         }
     }
 
-    /// Marks the family activated; returns false when it already was.
-    func beginActivation() -> Bool {
-        state.withLock { state in
-            defer { state.isActivated = true }
-            return !state.isActivated
+    /// Runs `build` (the eager singletons) once for the family: a call made while another thread
+    /// activates the family waits for it, and a call from within `build` returns at once.
+    func activateOnce(_ build: () -> Void) {
+        activation.withLock {
+            let isFirst = state.withLock { state in
+                defer { state.isActivated = true }
+                return !state.isActivated
+            }
+            if isFirst { build() }
         }
     }
 
