@@ -33,7 +33,7 @@ final class SingletonStore: Sendable {
     /// A resettable scope's instances, and the order they were built in.
     private struct Resettable {
         var instances: [DefinitionKey: Singleton] = [:]
-        var order: [DefinitionKey] = []
+        var order: [Singleton] = []
     }
 
     private struct State {
@@ -63,24 +63,25 @@ final class SingletonStore: Sendable {
 
     /// Stores what a graph built, in the order it built it.
     func publish(_ built: [Built]) {
+        // An entry is removed before it is stored again, so that the dictionary keeps the key whose
+        // arguments the new value holds (assigning to an existing key keeps the old key).
         state.withLock { state in
             for item in built {
                 let singleton = Singleton(object: item.object, key: item.key, arguments: item.arguments)
                 switch item.scope.kind {
                 case .weakSingleton:
+                    state.weakSingletons.removeValue(forKey: item.key)
                     state.weakSingletons[item.key] = WeakSingleton(
                         object: item.object,
                         key: item.key,
                         arguments: item.arguments
                     )
                 case .resettable:
-                    let name = item.scope.nameID
-                    if state.resettables[name, default: Resettable()].instances.updateValue(singleton, forKey: item.key)
-                        == nil
-                    {
-                        state.resettables[name]?.order.append(item.key)
-                    }
+                    state.resettables[item.scope.nameID, default: Resettable()].instances.removeValue(forKey: item.key)
+                    state.resettables[item.scope.nameID]?.instances[item.key] = singleton
+                    state.resettables[item.scope.nameID]?.order.append(singleton)
                 default:
+                    state.singletons.removeValue(forKey: item.key)
                     state.singletons[item.key] = singleton
                 }
             }
@@ -91,7 +92,7 @@ final class SingletonStore: Sendable {
     func reset(_ scope: Scope) -> [AnyObject] {
         state.withLock { state in
             guard let dropped = state.resettables.removeValue(forKey: scope.nameID) else { return [] }
-            return dropped.order.reversed().compactMap { dropped.instances[$0]?.object }
+            return dropped.order.reversed().map(\.object)
         }
     }
 }
