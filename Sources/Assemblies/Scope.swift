@@ -119,14 +119,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
         Scope(.resettable, nameID: ScopeNames.number(of: name.description))
     }
 
-    /// Whether instances are shared (object graph and singleton) rather than built on every read.
-    @inlinable
-    var isShared: Bool { kind != .prototype }
-
-    /// Whether the family stores the instances: singletons, weak singletons and resettable scopes.
-    @inlinable
-    var isStored: Bool { kind != .prototype && kind != .objectGraph }
-
+    /// The scope as it is written after a dot: `singleton`, or `resettable("session")`.
     public var description: String {
         switch kind {
         case .prototype: "prototype"
