@@ -76,4 +76,12 @@ enum DefaultAssembly {
         guard let root = task ?? process.withLock({ $0 }) else { return nil }
         return root as? Root ?? root.family.assembly(of: Root.self)
     }
+
+    /// What `keyPath` reads from the default family; stops when there is none, naming `wrapper`.
+    static func value<Root: Assembly, Value>(at keyPath: KeyPath<Root, Value>, for wrapper: String) -> Value {
+        guard let assembly = assembly(Root.self) else {
+            Failure.noDefaultFamily(Root.self, Value.self, wrapper: wrapper)
+        }
+        return assembly[keyPath: keyPath]
+    }
 }

@@ -41,10 +41,7 @@ public struct Injected<Root: Assembly, Value> {
             case .resolved(let value):
                 return value
             case .unresolved(let keyPath):
-                guard let assembly = DefaultAssembly.assembly(Root.self) else {
-                    Failure.noDefaultFamily(Root.self, Value.self)
-                }
-                let value = assembly[keyPath: keyPath]
+                let value = DefaultAssembly.value(at: keyPath, for: "Injected")
                 state = .resolved(value)
                 return value
             }

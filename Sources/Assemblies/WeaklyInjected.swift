@@ -27,12 +27,9 @@ public struct WeaklyInjected<Root: Assembly, Value: AnyObject> {
     public var wrappedValue: Value? {
         mutating get {
             if !isResolved {
-                guard let assembly = DefaultAssembly.assembly(Root.self) else {
-                    Failure.noDefaultFamily(Root.self, Value.self, wrapper: "WeaklyInjected")
-                }
-                isResolved = true
                 // Kept alive for this access by the returned reference.
-                let resolved = assembly[keyPath: keyPath]
+                let resolved = DefaultAssembly.value(at: keyPath, for: "WeaklyInjected")
+                isResolved = true
                 value = resolved
                 return resolved
             }

@@ -134,7 +134,7 @@ enum Failure {
         )
     }
 
-    static func noDefaultFamily(_ root: Any.Type, _ value: Any.Type, wrapper: String = "Injected") -> Never {
+    static func noDefaultFamily(_ root: Any.Type, _ value: Any.Type, wrapper: String) -> Never {
         stop(
             """
             @\(wrapper)(\\\(root).…) was read as \(value), but no family of assemblies is the default, \

@@ -13,14 +13,30 @@ import Android
 extension Resolver {
     // MARK: The graph's lifetime
 
-    /// Starts a top-level resolution's graph for `family`, keeping singletons in `store`.
+    /// Resolves a top-level read in a new graph of `family`, which keeps singletons in `store`
+    /// (the family's, or those of `context`, the task's overrides of the family), then ends it.
     @inlinable
     @inline(__always)
-    func openGraph(of family: Family, keepingSingletonsIn store: SingletonStore) {
+    func resolveInNewGraph<T>(
+        _ key: DefinitionKey,
+        scope: Scope,
+        in family: Family,
+        keepingSingletonsIn store: SingletonStore,
+        overriddenBy context: OverrideContext?,
+        _ body: (Definition<T>) -> T
+    ) -> T {
         activeFamilyID = family.id
         activeFamily = family
         activeStore = store
         generation &+= 1
+        if let context {
+            activeFamilyID |= Self.overriddenGraph
+            activeContext = context
+            activeContextSingletons = store
+        }
+        let result = resolveInGraph(key, scope: scope, in: family, body)
+        finishGraph()
+        return result
     }
 
     /// Runs the deferred steps (which may read more definitions into the graph and queue more
@@ -67,11 +83,10 @@ extension Resolver {
             activeContextSingletons = nil
         }
         if !argumentEntries.isEmpty {
-            for index in argumentEntries {
-                keys.dropArguments(at: Int(index))
+            for entry in argumentEntries {
+                keys.dropArguments(at: Int(entry.index))
             }
             argumentEntries.removeAll(keepingCapacity: true)
-            argumentLists.removeAll(keepingCapacity: true)
         }
         for index in 0..<touchedCount {
             entries[Int(touched[index])].object = nil
@@ -218,8 +233,7 @@ extension Resolver {
             if let arguments = key.pointee.arguments {
                 // A key with arguments is only ever found in the graph that stamped it (keys of
                 // earlier graphs have dropped theirs), so the table's key refers to this list.
-                argumentEntries.append(Int32(found))
-                argumentLists.append(arguments)
+                argumentEntries.append((Int32(found), arguments))
             }
             if touchedCount == touchedCapacity {
                 touched = touched.moved(count: touchedCount, toCapacity: touchedCapacity * 2)
@@ -309,6 +323,12 @@ extension Resolver {
         if hookCount != 0 {
             return leaveRunningHooks(frame, returning: result)
         }
+        leaveWithoutHooks(frame, returning: result)
+    }
+
+    @inlinable
+    @inline(__always)
+    func leaveWithoutHooks<T>(_ frame: Int, returning result: T) {
         if isReference(T.self) {
             leave(frame, object: unsafeBitCast(result, to: AnyObject.self), value: -1)
         } else {
@@ -321,11 +341,7 @@ extension Resolver {
     @usableFromInline
     func leaveRunningHooks<T>(_ frame: Int, returning instance: T) {
         let serial = frames[frame].serial
-        if isReference(T.self) {
-            leave(frame, object: unsafeBitCast(instance, to: AnyObject.self), value: -1)
-        } else {
-            leave(frame, object: nil, value: isPrototype(frame) ? -1 : store(instance))
-        }
+        leaveWithoutHooks(frame, returning: instance)
         guard hooks.last?.serial == serial else { return }
         var start = hooks.count
         while start > 0 && hooks[start - 1].serial == serial { start -= 1 }

@@ -50,10 +50,14 @@ extension Resolver {
             }
             return withSpare(crossingWith: key) { $0.resolveTopLevel(key, scope: scope, in: family, body) }
         }
-        openGraph(of: family, keepingSingletonsIn: family.singletons)
-        let result = resolveInGraph(key, scope: scope, in: family, body)
-        finishGraph()
-        return result
+        return resolveInNewGraph(
+            key,
+            scope: scope,
+            in: family,
+            keepingSingletonsIn: family.singletons,
+            overriddenBy: nil,
+            body
+        )
     }
 
     @inlinable
@@ -216,10 +220,14 @@ extension Resolver {
             if activeFamilyID != 0 || isClosing {
                 return withSpare(crossingWith: key) { $0.resolveTopLevel(key, scope: scope, in: family, body) }
             }
-            openGraph(of: family, keepingSingletonsIn: family.singletons)
-            let result = resolveInGraph(key, scope: scope, in: family, body)
-            finishGraph()
-            return result
+            return resolveInNewGraph(
+                key,
+                scope: scope,
+                in: family,
+                keepingSingletonsIn: family.singletons,
+                overriddenBy: nil,
+                body
+            )
         }
         if let override = context.override(for: key) {
             return resolve(key, scope: override.scope ?? scope, in: family, context: context, isInGraph: isInGraph) {
@@ -247,13 +255,13 @@ extension Resolver {
                 $0.resolve(key, scope: scope, in: family, context: context, isInGraph: false, body)
             }
         }
-        let singletons = context.singletons()
-        openGraph(of: family, keepingSingletonsIn: singletons)
-        activeFamilyID |= Self.overriddenGraph
-        activeContext = context
-        activeContextSingletons = singletons
-        let result = resolveInGraph(key, scope: scope, in: family, body)
-        finishGraph()
-        return result
+        return resolveInNewGraph(
+            key,
+            scope: scope,
+            in: family,
+            keepingSingletonsIn: context.singletons(),
+            overriddenBy: context,
+            body
+        )
     }
 }

@@ -36,8 +36,8 @@ final class Resolver {
     /// graph matches the family's ID and each goes through ``resolveOverridable(_:scope:in:_:)``.
     @usableFromInline static let overriddenGraph: UInt64 = 1 << 63
     /// The override context of such a graph, and its singletons (which `activeStore` doesn't retain).
-    @exclusivity(unchecked) var activeContext: OverrideContext?
-    @exclusivity(unchecked) var activeContextSingletons: SingletonStore?
+    @usableFromInline @exclusivity(unchecked) var activeContext: OverrideContext?
+    @usableFromInline @exclusivity(unchecked) var activeContextSingletons: SingletonStore?
     /// That family, unretained: the assembly whose read opened the graph keeps it alive until the
     /// graph closes.
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) var activeFamily: Family?
@@ -156,11 +156,9 @@ final class Resolver {
         var isBare: Bool { object == nil && value == -1 }
     }
 
-    /// Entries whose keys carry argument values; the keys drop them when the graph closes, so the
-    /// table keeps no argument alive.
-    @exclusivity(unchecked) var argumentEntries: [Int32] = []
-    /// The lists those keys refer to, kept until then.
-    @exclusivity(unchecked) var argumentLists: [ArgumentList] = []
+    /// Entries whose keys carry argument values, each with the list its key refers to (kept until
+    /// then): the keys drop them when the graph closes, so the table keeps no argument alive.
+    @exclusivity(unchecked) var argumentEntries: [(index: Int32, arguments: ArgumentList)] = []
 
     // MARK: Hooks
 
