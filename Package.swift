@@ -9,7 +9,9 @@ let package = Package(
         .library(name: "Assemblies", targets: ["Assemblies"])
     ],
     targets: [
-        .target(name: "Assemblies"),
+        .target(name: "Assemblies", dependencies: ["CAssemblies"]),
+        // Thread facts that Swift's C modules don't expose everywhere (see its header).
+        .target(name: "CAssemblies"),
         .executableTarget(
             name: "Example",
             dependencies: ["Assemblies"],

@@ -89,9 +89,11 @@ open class Assembly: @unchecked Sendable {
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
         function: StaticString = #function,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ body: (Definition<T>) -> T
     ) -> T {
-        resolve(explicitKey: key, scope: scope, function: function, argument: nil, body)
+        resolve(explicitKey: key, scope: scope, function: function, file: file, line: line, argument: nil, body)
     }
 
     /// Defines how the object this member returns is built, when it needs no registration.
@@ -112,9 +114,11 @@ open class Assembly: @unchecked Sendable {
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
         function: StaticString = #function,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ body: () -> T
     ) -> T {
-        define(withKey: key, scope: scope, function: function) { (_: Definition<T>) in body() }
+        define(withKey: key, scope: scope, function: function, file: file, line: line) { (_: Definition<T>) in body() }
     }
 
     /// Defines how an object built outside the framework is wired: injection into an existing object.
@@ -146,9 +150,12 @@ open class Assembly: @unchecked Sendable {
         scope: Scope = .objectGraph,
         injecting existing: T,
         function: StaticString = #function,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ body: (Definition<T>) -> T
     ) -> T {
-        resolve(explicitKey: key, scope: scope, function: function, argument: existing) { definition in
+        resolve(explicitKey: key, scope: scope, function: function, file: file, line: line, argument: existing) {
+            definition in
             definition.initObject(existing)
             return body(definition)
         }
@@ -180,9 +187,13 @@ open class Assembly: @unchecked Sendable {
         scope: Scope = .objectGraph,
         injecting existing: T,
         function: StaticString = #function,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ body: () -> T
     ) -> T {
-        define(withKey: key, scope: scope, injecting: existing, function: function) { (_: Definition<T>) in body() }
+        define(withKey: key, scope: scope, injecting: existing, function: function, file: file, line: line) {
+            (_: Definition<T>) in body()
+        }
     }
 
     /// Defines how the object a method with parameters returns is built, with the argument values
@@ -215,22 +226,28 @@ open class Assembly: @unchecked Sendable {
         scope: Scope = .objectGraph,
         arguments: repeat each Argument,
         function: StaticString = #function,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ body: (Definition<T>) -> T
     ) -> T {
         var values: [AnyHashable] = []
-        repeat values.append(AnyHashable(each arguments))
-        let list = ArgumentList(values)
+        var types: [ObjectIdentifier] = []
+        func add<Value: Hashable>(_ value: Value) {
+            values.append(AnyHashable(value))
+            types.append(ObjectIdentifier(Value.self))
+        }
+        repeat add(each arguments)
         let definitionKey = DefinitionKey(
             assembly: type(of: self),
             member: function,
             type: T.self,
             explicitKey: key,
-            arguments: list
+            file: file,
+            line: line,
+            arguments: ArgumentList(values: values, types: types)
         )
-        return withExtendedLifetime(list) {
-            Resolver.withCurrent(key: family.resolverKey) {
-                $0.resolve(definitionKey, scope: scope, in: family, body)
-            }
+        return Resolver.withCurrent(key: family.resolverKey) {
+            $0.resolve(definitionKey, scope: scope, in: family, body)
         }
     }
 
@@ -256,9 +273,12 @@ open class Assembly: @unchecked Sendable {
         scope: Scope = .objectGraph,
         arguments: repeat each Argument,
         function: StaticString = #function,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ body: () -> T
     ) -> T {
-        define(withKey: key, scope: scope, arguments: repeat each arguments, function: function) {
+        define(withKey: key, scope: scope, arguments: repeat each arguments, function: function, file: file, line: line)
+        {
             (_: Definition<T>) in body()
         }
     }
@@ -270,6 +290,8 @@ open class Assembly: @unchecked Sendable {
         explicitKey: StaticString?,
         scope: Scope,
         function: StaticString,
+        file: StaticString,
+        line: UInt,
         argument: AnyObject?,
         _ body: (Definition<T>) -> T
     ) -> T {
@@ -278,6 +300,8 @@ open class Assembly: @unchecked Sendable {
             member: function,
             type: T.self,
             explicitKey: explicitKey,
+            file: file,
+            line: line,
             argument: argument
         )
         return Resolver.withCurrent(key: family.resolverKey) {
@@ -343,7 +367,7 @@ open class Assembly: @unchecked Sendable {
         if family.mayBeOverridden && OverrideContext.innermost(for: family) != nil {
             return root.buildEagerSingletons()
         }
-        family.activateOnce { root.buildEagerSingletons() }
+        family.activate { root.buildEagerSingletons() }
     }
 
     /// Drops the instances of the resettable scope `scope`, so that the next read of each of its
@@ -369,8 +393,7 @@ open class Assembly: @unchecked Sendable {
         guard scope.kind == .resettable else { Failure.resetOfUnnamedScope(scope) }
         let context = family.mayBeOverridden ? OverrideContext.innermost(for: family) : nil
         let store = context?.singletons() ?? family.singletons
-        // The builder lock: a graph building an instance of the scope publishes it before the reset.
-        let dropped = singletonBuilder.withLock { store.reset(scope) }
+        let dropped = store.reset(scope)
         for object in dropped {
             (unboxed(object) as? Disposable)?.dispose()
         }
@@ -413,6 +436,8 @@ open class Assembly: @unchecked Sendable {
             member: #function,
             type: T.self,
             explicitKey: key,
+            file: #fileID,
+            line: #line,
             argument: nil
         )
         return Resolver.withCurrent { $0.existingObject(withKey: definitionKey, as: T.self, in: family) }

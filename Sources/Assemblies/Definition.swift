@@ -18,17 +18,29 @@
 /// ``afterWiring(_:)`` once the body has returned, ``afterAllInjections(_:)`` once the whole graph
 /// is complete.
 ///
-/// A `Definition` is only valid while its body runs; using it afterwards stops the program.
+/// A `Definition` is only valid while its body runs, on the thread that runs it; using it
+/// afterwards, or from another thread, stops the program.
 public struct Definition<T> {
-    @usableFromInline unowned(unsafe) let resolver: Resolver
+    /// The frame of the resolution it belongs to, named by numbers rather than by a reference: each
+    /// use looks the frame up on the current thread, so a definition kept too long is recognised
+    /// instead of reaching freed memory.
+    @usableFromInline let resolver: UInt64
     @usableFromInline let frame: Int
     @usableFromInline let serial: UInt64
 
     @inlinable
     init(resolver: Resolver, frame: Int, serial: UInt64) {
-        self.resolver = resolver
+        self.resolver = resolver.number
         self.frame = frame
         self.serial = serial
+    }
+
+    /// Calls `body` with the resolver whose frame this definition belongs to.
+    @inlinable
+    func withResolver<Result>(_ body: (Resolver) -> Result) -> Result {
+        Resolver.withCurrent { current in
+            body(current.resolver(numbered: resolver, frame: frame, serial: serial))
+        }
     }
 
     /// Registers `object` as the instance this definition builds, and returns it with its own type.
@@ -61,9 +73,9 @@ public struct Definition<T> {
         } else if let cast = object as? T {
             instance = cast
         } else {
-            Failure.registeredWrongType(resolver.key(ofFrame: frame), object: Object.self, expected: T.self)
+            withResolver { Failure.registeredWrongType($0.key(ofFrame: frame), object: Object.self, expected: T.self) }
         }
-        resolver.register(instance, frame: frame, serial: serial)
+        withResolver { $0.register(instance, frame: frame, serial: serial) }
         return object
     }
 
@@ -87,7 +99,7 @@ public struct Definition<T> {
     /// - Parameter hook: Called with the instance the body returned.
     @inlinable
     public func afterWiring(_ hook: @escaping (T) -> Void) {
-        resolver.addHook(frame: frame, serial: serial, isDeferred: false) { hook($0 as! T) }
+        withResolver { $0.addHook(frame: frame, serial: serial, isDeferred: false) { hook($0 as! T) } }
     }
 
     /// Adds a step that runs when the whole object graph is complete: after the outermost
@@ -115,7 +127,7 @@ public struct Definition<T> {
     /// - Parameter step: Called with the instance the body returned.
     @inlinable
     public func afterAllInjections(_ step: @escaping (T) -> Void) {
-        resolver.addHook(frame: frame, serial: serial, isDeferred: true) { step($0 as! T) }
+        withResolver { $0.addHook(frame: frame, serial: serial, isDeferred: true) { step($0 as! T) } }
     }
 
     /// Registers `object` as the instance this definition builds, and returns it with its own type.

@@ -22,6 +22,8 @@ let usage = """
       --rounds N         rounds per scenario (default 400; thread scaling uses a sixth of them)
       --only GROUP       run only this group of scenarios (repeatable): \(BenchmarkRun.groups.joined(separator: ", "))
       --require-targets  exit with status 2 when a target is missed
+      --stack            only print the stack bytes one nesting level of a graph takes, in this build's
+                         configuration (build with -c debug and -c release to see both)
       --profile GROUP VARIANT COUNT
                          only run COUNT resolutions of one variant (hand, assemblies or swinject) of one scenario
                          (chain, diamond, graph, singleton or cycle), for a profiler such as valgrind --tool=callgrind
@@ -61,6 +63,17 @@ while let argument = arguments.popFirst() {
         }
         scenario.check()
         scenario.subjects[variant.rawValue].run(count)
+        exit(0)
+    case "--stack":
+        #if DEBUG
+        let configuration = "debug"
+        #else
+        let configuration = "release"
+        #endif
+        print("Stack bytes per nesting level (\(configuration) build):")
+        for (name, bytes) in StackDepth.bytesPerLevel() {
+            print("  \(name.padding(toLength: 36, withPad: " ", startingAt: 0)) \(bytes) B")
+        }
         exit(0)
     case "--help", "-h":
         print(usage)

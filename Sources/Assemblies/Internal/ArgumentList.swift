@@ -1,18 +1,34 @@
-/// The argument values of one read of a definition that takes arguments.
+/// The argument values of one read of a definition that takes arguments, with their static types.
 ///
-/// A ``DefinitionKey`` refers to its list without retaining it, so that keys stay trivial to copy
-/// on the read path. Whoever keeps a key with arguments keeps its list too: the `define` call
-/// while it runs, the resolver's graph until it closes (when the keys left in its table drop their
-/// lists), and a ``SingletonStore`` or an ``Override`` next to the key.
+/// Two lists are equal when their values are equal *and* were passed as the same types:
+/// `AnyHashable(1) == AnyHashable(1.0)`, but `label(1)` and `label(1.0)` of two overloads that
+/// take an `Int` and a `Double` name two instances. A ``DefinitionKey`` holds its list strongly.
 @usableFromInline
-final class ArgumentList {
+final class ArgumentList: Equatable, CustomStringConvertible {
     let values: [AnyHashable]
-    /// The values' hash, with the lowest bit set (see ``DefinitionKey/argumentBits``).
+    /// The static type of each value, as the method declared it.
+    let types: [ObjectIdentifier]
+    /// The values' and types' hash, with the lowest bit set (see ``DefinitionKey/argumentBits``).
     @usableFromInline let bits: UInt
 
     @usableFromInline
-    init(_ values: [AnyHashable]) {
+    init(values: [AnyHashable], types: [ObjectIdentifier]) {
         self.values = values
-        bits = UInt(bitPattern: values.hashValue) | 1
+        self.types = types
+        var hasher = Hasher()
+        hasher.combine(values)
+        hasher.combine(types)
+        bits = UInt(bitPattern: hasher.finalize()) | 1
+    }
+
+    @usableFromInline
+    static func == (left: ArgumentList, right: ArgumentList) -> Bool {
+        left.types == right.types && left.values == right.values
+    }
+
+    /// The values as Swift would write them: `"Lancelot", 3`.
+    @usableFromInline
+    var description: String {
+        values.map { String(reflecting: $0.base) }.joined(separator: ", ")
     }
 }

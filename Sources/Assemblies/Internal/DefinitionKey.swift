@@ -1,15 +1,21 @@
 /// The identity of a definition.
 ///
-/// A default key is the definition site: the assembly type, the member name (`#function`) and the
-/// result type, plus the identity of an injected object or the values of the arguments. An explicit
-/// key (`withKey:`) is the name alone (plus an injected object or arguments) and is shared by the
-/// whole family; its result type is kept to diagnose a key used for two types.
+/// A default key is the definition site: the assembly type, the member name (`#function`), the
+/// result type and the place in the source (`#fileID` and `#line` of the `define` call), plus the
+/// identity of an injected object or the values of the arguments. The place is what tells a
+/// subclass's override of a definition from the superclass's definition it reads with `super`:
+/// both have the same assembly type, name and result type. An explicit key (`withKey:`) is the name
+/// alone (plus an injected object or arguments) and is shared by the whole family; its result type
+/// is kept to diagnose a key used for two types.
 ///
-/// Keys are hashed and compared as five words, without hashing strings: the assembly type and the
-/// result type (0 for an explicit key), the injected object (or the arguments' hash, or 0), and the
-/// name's address and length. The name is a `StaticString` compared by address first, and by its
-/// bytes only when the addresses differ and the other words match. The hash reads the name's length
-/// and at most 8 of its bytes. Arguments are compared by value only when all five words match.
+/// Keys are hashed and compared as words, without hashing strings: the assembly type and the
+/// result type (0 for an explicit key), the injected object (or the arguments' hash, or 0), the
+/// name's address and length, and the line. The name and the file are `StaticString`s compared by
+/// address first, and by their bytes only when the addresses differ and the other words match. The
+/// hash reads the name's length and at most 8 of its bytes. Arguments are compared by value (and
+/// by their static types) only when every word matches.
+///
+/// A key owns its ``ArgumentList``: whoever keeps a key keeps the argument values it names.
 @usableFromInline
 struct DefinitionKey {
     // MARK: Identity
@@ -26,6 +32,12 @@ struct DefinitionKey {
     /// The number of bytes at `name`, or -1 when `name` holds a lone Unicode scalar's value (with
     /// the top bit set, so it is never null).
     @usableFromInline let nameCount: Int
+    /// The line of the `define` call, or 0 for an explicit key.
+    @usableFromInline let line: UInt
+    /// The UTF-8 bytes of the `define` call's `#fileID`, and their number (see `name`); both 0 for
+    /// an explicit key.
+    @usableFromInline let file: UInt
+    @usableFromInline let fileCount: Int
 
     // MARK: Checks and messages
 
@@ -35,10 +47,10 @@ struct DefinitionKey {
     @usableFromInline let type: Any.Type
     /// The member name (`#function`).
     @usableFromInline let member: StaticString
-    /// The argument values of a definition that takes arguments, or nil; not retained (see
-    /// ``ArgumentList``). A key left in a table after its graph closed drops them (see
-    /// ``Resolver/closeGraph()``), and then matches no other key.
-    @usableFromInline unowned(unsafe) var arguments: ArgumentList?
+    /// The argument values of a definition that takes arguments, or nil. A key left in the
+    /// resolver's table after its graph closed drops them (see ``Resolver/closeGraph()``), so that
+    /// the table keeps no argument alive, and then matches no other key.
+    @usableFromInline var arguments: ArgumentList?
 
     @inlinable
     @inline(__always)
@@ -47,15 +59,17 @@ struct DefinitionKey {
         member: StaticString,
         type: Any.Type,
         explicitKey: StaticString?,
+        file: StaticString,
+        line: UInt,
         argument: AnyObject?
     ) {
-        // StaticString is frozen: a word (the UTF-8 start, or a lone scalar's value), a count and
-        // flags whose lowest bit is set for the scalar form. Reading them directly costs no branch
-        // on the representation, which matters in the many getters that don't inline this.
-        let name = unsafeBitCast(explicitKey ?? member, to: (word: UInt, count: Int, flags: UInt8).self)
-        let isScalar = name.flags & 1 != 0
-        self.name = UnsafeRawPointer(bitPattern: isScalar ? name.word | 1 << 63 : name.word).unsafelyUnwrapped
-        nameCount = isScalar ? -1 : name.count
+        let name = Self.bits(of: explicitKey ?? member)
+        self.name = UnsafeRawPointer(bitPattern: name.word).unsafelyUnwrapped
+        nameCount = name.count
+        let site = Self.bits(of: file)
+        self.file = explicitKey == nil ? site.word : 0
+        fileCount = explicitKey == nil ? site.count : 0
+        self.line = explicitKey == nil ? line : 0
         assemblyBits = explicitKey == nil ? UInt(bitPattern: ObjectIdentifier(assembly)) : 0
         typeBits = explicitKey == nil ? UInt(bitPattern: ObjectIdentifier(type)) : 0
         argumentBits = argument.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
@@ -72,11 +86,35 @@ struct DefinitionKey {
         member: StaticString,
         type: Any.Type,
         explicitKey: StaticString?,
+        file: StaticString,
+        line: UInt,
         arguments: ArgumentList
     ) {
-        self.init(assembly: assembly, member: member, type: type, explicitKey: explicitKey, argument: nil)
+        self.init(
+            assembly: assembly,
+            member: member,
+            type: type,
+            explicitKey: explicitKey,
+            file: file,
+            line: line,
+            argument: nil
+        )
         self.arguments = arguments
         self.argumentBits = arguments.bits
+    }
+
+    /// A `StaticString`'s bytes as a word and a count; for a lone Unicode scalar, its value with the
+    /// top bit set (so the word is never null) and -1.
+    ///
+    /// StaticString is frozen: a word (the UTF-8 start, or a lone scalar's value), a count and flags
+    /// whose lowest bit is set for the scalar form. Reading them directly costs no branch on the
+    /// representation, which matters in the many getters that don't inline this.
+    @inlinable
+    @inline(__always)
+    static func bits(of string: StaticString) -> (word: UInt, count: Int) {
+        let raw = unsafeBitCast(string, to: (word: UInt, count: Int, flags: UInt8).self)
+        let isScalar = raw.flags & 1 != 0
+        return (isScalar ? raw.word | 1 << 63 : raw.word, isScalar ? -1 : raw.count)
     }
 
     /// Whether the key was given with `withKey:`.
@@ -99,7 +137,9 @@ struct DefinitionKey {
         } else {
             nameBits = UInt(bitPattern: name)
         }
-        let words = assemblyBits ^ (typeBits &* 31) ^ (argumentBits &* 961) ^ nameBits ^ UInt(bitPattern: nameCount)
+        let words =
+            assemblyBits ^ (typeBits &* 31) ^ (argumentBits &* 961) ^ nameBits ^ UInt(bitPattern: nameCount)
+            ^ (line &* 29_791)
         let mixed = words &* 0x9E37_79B9_7F4A_7C15
         return mixed ^ (mixed >> 32)
     }
@@ -111,14 +151,28 @@ struct DefinitionKey {
         guard left.pointee.typeBits == right.pointee.typeBits,
             left.pointee.assemblyBits == right.pointee.assemblyBits,
             left.pointee.argumentBits == right.pointee.argumentBits,
-            left.pointee.nameCount == right.pointee.nameCount
+            left.pointee.nameCount == right.pointee.nameCount,
+            left.pointee.line == right.pointee.line
         else { return false }
         guard
             left.pointee.name == right.pointee.name
                 || (left.pointee.nameCount >= 0
                     && sameBytes(left.pointee.name, right.pointee.name, count: left.pointee.nameCount))
         else { return false }
+        guard left.pointee.file == right.pointee.file || sameFile(left, right) else { return false }
         return left.pointee.argumentBits & 1 == 0 || sameArguments(left, right)
+    }
+
+    /// Whether two keys whose files are at different addresses name the same file (a literal may
+    /// be emitted twice when a getter is inlined into another object file).
+    @usableFromInline
+    static func sameFile(_ left: UnsafePointer<DefinitionKey>, _ right: UnsafePointer<DefinitionKey>) -> Bool {
+        guard left.pointee.fileCount == right.pointee.fileCount, left.pointee.fileCount > 0 else { return false }
+        return sameBytes(
+            UnsafeRawPointer(bitPattern: left.pointee.file).unsafelyUnwrapped,
+            UnsafeRawPointer(bitPattern: right.pointee.file).unsafelyUnwrapped,
+            count: left.pointee.fileCount
+        )
     }
 
     /// Whether two keys with arguments, equal in every word, have equal argument values.
@@ -127,7 +181,7 @@ struct DefinitionKey {
         guard let leftArguments = left.pointee.arguments, let rightArguments = right.pointee.arguments else {
             return false
         }
-        return leftArguments === rightArguments || leftArguments.values == rightArguments.values
+        return leftArguments === rightArguments || leftArguments == rightArguments
     }
 
     @usableFromInline
@@ -183,7 +237,7 @@ struct DefinitionKey {
         let site = "\(String(describing: assembly)).\(member)"
         let named = isExplicit ? "\(site) (key \"\(nameDescription)\")" : site
         guard let arguments else { return named }
-        return "\(named) (\(arguments.values.map { String(reflecting: $0.base) }.joined(separator: ", ")))"
+        return "\(named) (\(arguments.description))"
     }
 }
 

@@ -39,6 +39,26 @@ enum Failure {
         )
     }
 
+    static func stackExhausted(
+        depth: Int,
+        first: DefinitionKey,
+        last: DefinitionKey,
+        repeated: (member: String, count: Int)?
+    ) -> Never {
+        let repetition =
+            repeated.map { $0.count > 1 ? " \($0.member) was read \($0.count) times in it." : "" } ?? ""
+        stop(
+            """
+            a resolution is \(depth) definitions deep, and the thread's stack is nearly used up: it \
+            began with \(first.description) and has reached \(last.description).\(repetition) The likely \
+            cause is a recursion through a method with arguments that doesn't end: each call has new \
+            argument values, so it is a new definition rather than a cycle. To fix this, make the \
+            recursion end (check its arguments before reading the next level), or, for a graph that \
+            really is this deep, resolve it on a thread with a bigger stack.
+            """
+        )
+    }
+
     static func prototypeCycle(_ chain: [DefinitionKey]) -> Never {
         stop(
             """

@@ -31,9 +31,6 @@ final class Family: Sendable {
     /// The singletons, weak singletons and resettable scopes' instances.
     @usableFromInline let singletons = SingletonStore()
     private let state = Locked(State())
-    /// Held while the family is being activated; recursive, because the eager singletons' bodies
-    /// may reach ``Assembly/activate()`` again.
-    private let activation = Lock(recursive: true)
 
     private static let lastID = Locked<UInt64>(0)
 
@@ -103,16 +100,21 @@ final class Family: Sendable {
         }
     }
 
-    /// Runs `build` (the eager singletons) once for the family: a call made while another thread
-    /// activates the family waits for it, and a call from within `build` returns at once.
-    func activateOnce(_ build: () -> Void) {
-        activation.withLock {
-            let isFirst = state.withLock { state in
-                defer { state.isActivated = true }
-                return !state.isActivated
-            }
-            if isFirst { build() }
-        }
+    /// Runs `build` (which reads the eager singletons) unless the family is activated, then marks
+    /// it activated.
+    ///
+    /// No lock is held while `build` runs. Threads that activate the family at the same time each
+    /// run `build`: each singleton is still built once (the others wait for the one being built, see
+    /// ``SingletonStore``), and each call returns once all of them exist. A call made from within
+    /// `build` on the same thread — a body or hook that activates its own family — returns at once.
+    func activate(_ build: () -> Void) {
+        guard !state.withLock({ $0.isActivated }) else { return }
+        let thread = Resolver.withCurrent { $0.thread }
+        guard !thread.activatingFamilies.contains(id) else { return }
+        thread.activatingFamilies.append(id)
+        build()
+        thread.activatingFamilies.removeAll { $0 == id }
+        state.withLock { $0.isActivated = true }
     }
 
     // MARK: Explicit keys
@@ -128,9 +130,3 @@ final class Family: Sendable {
         key.requireSameType(as: first)
     }
 }
-
-/// Serialises the building of singletons across the process, so each is built exactly once.
-///
-/// It is recursive because a singleton body reads other definitions, singletons among them. Reads
-/// of singletons that are already published never take it.
-let singletonBuilder = Lock(recursive: true)

@@ -8,25 +8,19 @@ import Musl
 import Android
 #endif
 
-/// A pthread mutex: the one lock the library uses.
+/// A pthread mutex: the one kind of lock the library uses.
 ///
 /// Thread Sanitizer understands pthread mutexes (on Linux with Swift 6.3 it reports false
-/// "Swift access races" through `Synchronization.Mutex`), and a pthread mutex can be made
-/// recursive, which the singleton builder needs because singleton bodies re-enter the framework.
-/// Code that holds a non-recursive `Lock` never calls user code.
+/// "Swift access races" through `Synchronization.Mutex`). No code that holds a `Lock` calls user
+/// code, and nothing whose release may run user code (a `deinit`) is released while one is held:
+/// such values are moved out of the locked region first.
 final class Lock: @unchecked Sendable {
     // @unchecked: the mutex lives at a stable heap address and is only touched through pthread calls.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init(recursive: Bool = false) {
+    init() {
         mutex = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        if recursive {
-            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        }
-        let result = pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
+        let result = pthread_mutex_init(mutex, nil)
         precondition(result == 0, "Assemblies: pthread_mutex_init failed with \(result)")
     }
 
@@ -49,6 +43,48 @@ final class Lock: @unchecked Sendable {
         lock()
         defer { unlock() }
         return try body()
+    }
+}
+
+/// A condition variable: threads that wait on it release a ``Lock`` while they wait.
+final class Condition: @unchecked Sendable {
+    // @unchecked: the condition lives at a stable heap address and is only touched through pthread calls.
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    init() {
+        condition = .allocate(capacity: 1)
+        let result = pthread_cond_init(condition, nil)
+        precondition(result == 0, "Assemblies: pthread_cond_init failed with \(result)")
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
+    }
+
+    /// Waits until woken, or until `seconds` have passed when given; `lock` must be held, and is
+    /// held again on return. Returns false when the time ran out. Wake-ups may be spurious: callers
+    /// check what they wait for in a loop.
+    @discardableResult
+    func wait(releasing lock: Lock, seconds: Double? = nil) -> Bool {
+        guard let seconds else {
+            pthread_cond_wait(condition, lock.mutex)
+            return true
+        }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let whole = seconds.rounded(.down)
+        var nanoseconds = Int(now.tv_nsec) + Int((seconds - whole) * 1e9)
+        var deadline = now
+        deadline.tv_sec += type(of: now.tv_sec).init(whole) + type(of: now.tv_sec).init(nanoseconds / 1_000_000_000)
+        nanoseconds %= 1_000_000_000
+        deadline.tv_nsec = type(of: now.tv_nsec).init(nanoseconds)
+        return pthread_cond_timedwait(condition, lock.mutex, &deadline) != ETIMEDOUT
+    }
+
+    /// Wakes every thread waiting on the condition.
+    func broadcast() {
+        pthread_cond_broadcast(condition)
     }
 }
 

@@ -72,19 +72,13 @@ extension Resolver {
         if activeContext != nil {
             activeContext = nil
         }
-        if holdsSingletonBuilder {
-            activeStore?.publish(unpublishedSingletons)
-            unpublishedSingletons.removeAll(keepingCapacity: true)
-            holdsSingletonBuilder = false
-            singletonBuilder.unlock()
-        }
         activeStore = nil
         if activeContextSingletons != nil {
             activeContextSingletons = nil
         }
         if !argumentEntries.isEmpty {
-            for entry in argumentEntries {
-                keys.dropArguments(at: Int(entry.index))
+            for index in argumentEntries {
+                keys.dropArguments(at: Int(index))
             }
             argumentEntries.removeAll(keepingCapacity: true)
         }
@@ -99,14 +93,30 @@ extension Resolver {
             entries.deinitialize(count: keys.count)
             keys.removeAll()
         }
+        if !keptAlive.isEmpty {
+            keptAlive.removeAll()
+        }
         isClosing = false
+        if !toDispose.isEmpty {
+            disposeDropped()
+        }
+    }
+
+    /// Disposes of the instances a reset dropped while this graph built them, the most recently
+    /// built first, once the graph is closed (their `dispose()` may read the family again).
+    func disposeDropped() {
+        let dropped = toDispose
+        toDispose.removeAll()
+        for object in dropped.reversed() {
+            (unboxed(object) as? Disposable)?.dispose()
+        }
     }
 
     /// Runs `body` on this thread's spare resolver: a read of another family, or one made while
     /// this graph is being released, is a top-level resolution of its own.
     @usableFromInline
     func withSpare<Result>(crossingWith key: DefinitionKey, _ body: (Resolver) -> Result) -> Result {
-        let spare = self.spare ?? Resolver()
+        let spare = self.spare ?? Resolver(thread: thread)
         self.spare = nil
         spare.outer = self
         spare.crossingKey = key
@@ -192,11 +202,13 @@ extension Resolver {
             Failure.initializerCycle(chain(from: frame, to: key.pointee))
         }
         if isMethodWithParameters { Failure.methodReadTwice(key.pointee) }
+        if frame < lowestHandedOut { lowestHandedOut = frame }
         return ~(frame << 1)
     }
 
     /// The index of `key`'s entry in the current graph. An entry first read in this graph is
-    /// returned as `.building` with no frame, in `scope` (or `.prototype` state for a prototype).
+    /// returned as `.building` with no frame, in `scope` (or `.checkOnly` for a prototype or a stored
+    /// definition, which only have an entry when their key is explicit).
     func entry(for key: UnsafePointer<DefinitionKey>, hash: UInt, scope: Scope.Kind) -> Int {
         var (found, slot) = keys.find(key, hash: hash)
         if found < 0 {
@@ -222,7 +234,7 @@ extension Resolver {
         if entry.pointee.generation != generation {
             entry.pointee.generation = generation
             entry.pointee.scope = scope
-            entry.pointee.state = scope == .prototype ? .prototype : .building
+            entry.pointee.state = scope == .objectGraph ? .building : .checkOnly
             entry.pointee.frame = -1
             entry.pointee.value = -1
             if key.pointee.isExplicit {
@@ -230,10 +242,10 @@ extension Resolver {
                 activeFamily?.checkExplicitKey(key.pointee)
                 keys.replaceKey(at: found, with: key)
             }
-            if let arguments = key.pointee.arguments {
+            if key.pointee.arguments != nil {
                 // A key with arguments is only ever found in the graph that stamped it (keys of
-                // earlier graphs have dropped theirs), so the table's key refers to this list.
-                argumentEntries.append((Int32(found), arguments))
+                // earlier graphs have dropped theirs).
+                argumentEntries.append(Int32(found))
             }
             if touchedCount == touchedCapacity {
                 touched = touched.moved(count: touchedCount, toCapacity: touchedCapacity * 2)
@@ -265,12 +277,17 @@ extension Resolver {
         if !frames[frame].hasInstance {
             Failure.initializerCycle(chain(from: frame, to: key.pointee))
         }
+        if frame < lowestHandedOut { lowestHandedOut = frame }
         return frame << 1
     }
 
-    /// Makes room for one more frame, and looks for a cycle of prototypes at each doubling depth.
+    /// Makes room for one more frame, looks for a cycle of prototypes at each doubling depth, and
+    /// stops before the thread's stack runs out.
     @usableFromInline
-    func prepareToPushDeeper() {
+    func prepareToPushDeeper(_ key: UnsafePointer<DefinitionKey>) {
+        if UInt(bitPattern: key) <= stackLimit {
+            stopBeforeStackOverflow(at: key.pointee)
+        }
         if frameCount == frameCapacity {
             frames = frames.moved(count: frameCount, toCapacity: frameCapacity * 2)
             frameCapacity *= 2
@@ -280,16 +297,29 @@ extension Resolver {
         }
     }
 
+    /// Stops a resolution nested so deeply that the thread's stack is nearly used up.
+    func stopBeforeStackOverflow(at key: DefinitionKey) -> Never {
+        let chain = threadChain(to: key)
+        var counts: [String: Int] = [:]
+        for step in chain {
+            counts["\(String(describing: step.assembly)).\(step.member)", default: 0] += 1
+        }
+        let repeated = counts.max { $0.value < $1.value }.map { (member: $0.key, count: $0.value) }
+        Failure.stackExhausted(depth: chain.count, first: chain[0], last: key, repeated: repeated)
+    }
+
     func push(_ key: UnsafePointer<DefinitionKey>, entry: Int, scope: Scope.Kind) -> Int {
-        if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck {
-            prepareToPushDeeper()
+        if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck || UInt(bitPattern: key) <= stackLimit {
+            prepareToPushDeeper(key)
         }
         serial &+= 1
         let index = frameCount
         (frames + index).initialize(
             to: Frame(key: key, entry: Int32(entry), scope: scope, value: -1, serial: serial, object: nil)
         )
-        entries[entry].frame = Int32(index)
+        if entry >= 0 {
+            entries[entry].frame = Int32(index)
+        }
         frameCount += 1
         return index
     }
@@ -360,9 +390,6 @@ extension Resolver {
     /// Adds a hook to the frame a ``Definition`` belongs to.
     @usableFromInline
     func addHook(frame index: Int, serial: UInt64, isDeferred: Bool, _ run: @escaping (Any) -> Void) {
-        guard index < frameCount, frames[index].serial == serial else {
-            Failure.definitionUsedOutsideItsBody()
-        }
         if frames[index].isBare {
             // The frame must leave through `leave`, which runs hooks; -2 means "no value, but hooks".
             frames[index].value = -2
@@ -395,6 +422,9 @@ extension Resolver {
             // which matters for objects with weak references, whose counts live in a side table.
             entry.pointee.object = frame.object != nil ? frame.object.take() : object
         }
+        if index == lowestHandedOut {
+            handedOutFrameFinished()
+        }
     }
 
     /// Puts `instance` into the graph as the instance of the frame a ``Definition`` belongs to.
@@ -402,13 +432,16 @@ extension Resolver {
     func register<T>(_ instance: T, frame: Int, serial: UInt64) {
         if isReference(T.self) {
             register(object: unsafeBitCast(instance, to: AnyObject.self), value: -1, frame: frame, serial: serial)
-        } else {
-            register(object: nil, value: store(instance), frame: frame, serial: serial)
+        } else if register(object: nil, value: store(instance), frame: frame, serial: serial) {
+            registerInSlot(ValueBox(instance), frame: frame)
         }
     }
 
+    /// Registers an object or a stored value; returns whether the frame builds a stored definition
+    /// whose slot must learn the value too (the caller boxes it with its type).
     @usableFromInline
-    func register(object: AnyObject?, value: Int32, frame index: Int, serial: UInt64) {
+    @discardableResult
+    func register(object: AnyObject?, value: Int32, frame index: Int, serial: UInt64) -> Bool {
         guard index < frameCount, frames[index].serial == serial else {
             Failure.definitionUsedOutsideItsBody()
         }
@@ -421,6 +454,28 @@ extension Resolver {
         }
         frame.pointee.object = object
         frame.pointee.value = value < 0 ? frame.pointee.value : value
+        guard frame.pointee.entry < 0 && frame.pointee.scope != .prototype else { return false }
+        if let object {
+            registerInSlot(object, frame: index)
+            return false
+        }
+        return true
+    }
+
+    /// The resolver of this thread whose frame a ``Definition`` belongs to: this one or one it
+    /// stands in for. Stops when the definition is used outside its body — after it returned, in a
+    /// later graph, on another thread, or after its thread ended.
+    @usableFromInline
+    func resolver(numbered number: UInt64, frame: Int, serial: UInt64) -> Resolver {
+        var resolver: Resolver? = self
+        while let current = resolver {
+            if current.number == number {
+                guard frame < current.frameCount, current.frames[frame].serial == serial else { break }
+                return current
+            }
+            resolver = current.outer
+        }
+        Failure.definitionUsedOutsideItsBody()
     }
 
     @usableFromInline

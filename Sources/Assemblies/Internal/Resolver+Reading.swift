@@ -71,7 +71,7 @@ extension Resolver {
         switch scope.kind {
         case .objectGraph: resolveShared(key, scope: .objectGraph, body)
         case .prototype: resolvePrototype(key, body)
-        case .singleton, .weakSingleton, .resettable: buildSingleton(key, scope: scope, body)
+        case .singleton, .weakSingleton, .resettable: resolveStored(key, scope: scope, body)
         }
     }
 
@@ -94,10 +94,12 @@ extension Resolver {
                         (step, isFast) = (~(found << 1 | 1), true)
                     } else if frames[Int(entry.pointee.frame)].hasInstance {
                         // A back-reference to an instance being wired.
-                        (step, isFast) = (~(Int(entry.pointee.frame) << 1), true)
+                        let frame = Int(entry.pointee.frame)
+                        if frame < lowestHandedOut { lowestHandedOut = frame }
+                        (step, isFast) = (~(frame << 1), true)
                     }
                 } else if touchedCount < touchedCapacity && frameCount < frameCapacity
-                    && frameCount + 1 != nextCycleCheck
+                    && frameCount + 1 != nextCycleCheck && UInt(bitPattern: key) > stackLimit
                 {
                     entry.pointee.generation = generation
                     entry.pointee.scope = scope
@@ -148,8 +150,8 @@ extension Resolver {
             if top >= 1 && DefinitionKey.same(frames[top - 1].key, key) {
                 return reused(backReference(to: top - 1, key), as: T.self)
             }
-            if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck {
-                prepareToPushDeeper()
+            if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck || UInt(bitPattern: key) <= stackLimit {
+                prepareToPushDeeper(key)
             }
             serial &+= 1
             let frame = frameCount
@@ -164,38 +166,6 @@ extension Resolver {
             } else {
                 (frames + frame).deinitialize(count: 1)
             }
-            return result
-        }
-    }
-
-    /// Reads a stored definition (singleton, weak singleton, resettable scope) from the graph's store,
-    /// or builds it in this graph under the builder lock.
-    @usableFromInline
-    func buildSingleton<T>(_ key: DefinitionKey, scope: Scope, _ body: (Definition<T>) -> T) -> T {
-        let store = activeStore.unsafelyUnwrapped
-        if let stored = store.singleton(for: key, in: scope) {
-            return unboxStored(checked(stored, key), scope: scope, as: T.self)
-        }
-        if !holdsSingletonBuilder {
-            // Released when the graph closes (see `unpublishedSingletons`).
-            singletonBuilder.lock()
-            holdsSingletonBuilder = true
-            if let stored = store.singleton(for: key, in: scope) {
-                return unboxStored(checked(stored, key), scope: scope, as: T.self)
-            }
-        }
-        if key.isMethodWithParameters { Failure.singletonMethodWithParameters(key, scope: scope) }
-        return withUnsafePointer(to: key) { keyPointer in
-            let step = enter(keyPointer, hash: key.hashBits, scope: scope.kind)
-            if step < 0 {
-                return reused(~step, as: T.self)
-            }
-            let result = body(Definition(resolver: self, frame: step, serial: serial))
-            leave(step, returning: result)
-            let object = scope.kind == .weakSingleton ? weaklyHeld(result, key) : boxSingleton(result)
-            unpublishedSingletons.append(
-                SingletonStore.Built(key: key, arguments: key.arguments, scope: scope, object: object)
-            )
             return result
         }
     }

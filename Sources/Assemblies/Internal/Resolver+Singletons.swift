@@ -1,4 +1,5 @@
-// Singletons already built: the per-thread caches in front of the family's store.
+// Stored definitions (singletons, weak singletons, resettable scopes): the per-thread caches in
+// front of the family's store, and building and publishing them.
 
 extension Resolver {
     // MARK: Singletons
@@ -16,8 +17,7 @@ extension Resolver {
                 return cacheObjects[index].takeUnretainedValue()
             }
         }
-        guard let built = family.singletons.singleton(for: key, in: .singleton) else { return nil }
-        let object = checked(built, key)
+        guard let (object, builtKey) = family.singletons.published(key) else { return nil }
         if cacheFamilyID != family.id {
             cacheKeys.removeAll()
             cacheFamilyID = family.id
@@ -27,7 +27,7 @@ extension Resolver {
             cacheObjects = cacheObjects.moved(count: cacheKeys.count, toCapacity: cacheKeys.capacity)
         }
         let (_, slot) = cacheKeys.find(key, hash: hash)
-        let index = withUnsafePointer(to: built.key) { cacheKeys.insert($0, hash: hash, slot: slot) }
+        let index = withUnsafePointer(to: builtKey) { cacheKeys.insert($0, hash: hash, slot: slot) }
         cacheObjects[index] = Unmanaged.passUnretained(object)
         fillSingletonLine(for: key, in: family, with: cacheObjects[index])
         return object
@@ -46,9 +46,217 @@ extension Resolver {
         )
     }
 
-    /// The singleton's object, once `key` is known to read it as the type it was built as.
-    func checked(_ singleton: SingletonStore.Singleton, _ key: DefinitionKey) -> AnyObject {
-        if key.isExplicit { key.requireSameType(as: singleton.key) }
-        return singleton.object
+    // MARK: Building
+
+    /// Reads a stored definition from the graph's store, or builds it in this graph.
+    @usableFromInline
+    func resolveStored<T>(_ key: DefinitionKey, scope: Scope, _ body: (Definition<T>) -> T) -> T {
+        if key.isExplicit { checkExplicitStoredKey(key, scope: scope.kind) }
+        let store = activeStore.unsafelyUnwrapped
+        var waited = false
+        let claim = store.claim(key, scope: scope, for: claimant(for: key), waited: &waited)
+        if waited { takeInbox() }
+        switch claim {
+        case .instance(let object):
+            return unboxStored(object, scope: scope, as: T.self)
+        case .inFlight(let object, let builder):
+            return unboxStored(inFlight(object, builtBy: builder, key), scope: scope, as: T.self)
+        case .taken(let object, _):
+            thread.mayHaveForeignDependencies = true
+            return unboxStored(object, scope: scope, as: T.self)
+        case .initializerCycle(let chain):
+            Failure.initializerCycle(chain + threadChain(to: key))
+        case .build(let slot):
+            return build(slot, key, scope: scope, in: store, body)
+        }
+    }
+
+    /// The thread, the frame about to be pushed, and the chain that leads to `key`.
+    func claimant(for key: DefinitionKey) -> SingletonStore.Claimant {
+        SingletonStore.Claimant(
+            frame: FrameReference(thread: thread, resolver: number, frame: frameCount, serial: serial &+ 1),
+            chain: { self.threadChain(to: key) }
+        )
+    }
+
+    func build<T>(
+        _ slot: SingletonSlot,
+        _ key: DefinitionKey,
+        scope: Scope,
+        in store: SingletonStore,
+        _ body: (Definition<T>) -> T
+    ) -> T {
+        if key.isMethodWithParameters { Failure.singletonMethodWithParameters(key, scope: scope) }
+        let result = withUnsafePointer(to: key) { key in
+            let step = push(key, entry: -1, scope: scope.kind)
+            building.append(slot)
+            let result = body(Definition(resolver: self, frame: step, serial: serial))
+            leave(step, returning: result)
+            building.removeLast()
+            return result
+        }
+        let object = scope.kind == .weakSingleton ? weaklyHeld(result, key) : boxSingleton(result)
+        if scope.kind == .weakSingleton { keptAlive.append(object) }
+        settle([Pending(slot: slot, store: store, object: object)])
+        return result
+    }
+
+    /// The instance of a slot that a graph of this thread is building: the instance it registered,
+    /// which is now handed out before it is finished.
+    func inFlight(_ object: AnyObject?, builtBy builder: FrameReference, _ key: DefinitionKey) -> AnyObject {
+        var resolver: Resolver? = self
+        while let current = resolver, current.number != builder.resolver {
+            resolver = current.outer
+        }
+        guard let owner = resolver else { preconditionFailure("Assemblies: a slot's builder is not on its thread") }
+        guard let object else {
+            Failure.initializerCycle(owner.threadChain(from: builder.frame, through: self) + [key])
+        }
+        if builder.frame < owner.lowestHandedOut { owner.lowestHandedOut = builder.frame }
+        return object
+    }
+
+    /// Records the instance a stored definition's body registered, for the other graphs of this
+    /// thread that read it before it is finished.
+    @usableFromInline
+    func registerInSlot(_ object: AnyObject, frame: Int) {
+        guard let slot = building.last(where: { $0.builder?.frame == frame }) else { return }
+        activeStore.unsafelyUnwrapped.register(object, in: slot)
+    }
+
+    // MARK: Publishing
+
+    /// Publishes finished stored instances, unless something below them on this thread is still
+    /// being wired and was handed out: then they wait for it (see ``lowestHandedOut``).
+    func settle(_ items: [Pending]) {
+        guard !items.isEmpty else { return }
+        if let (resolver, frame) = outermostHandedOut() {
+            for item in items {
+                item.store.hold(item.slot, object: item.object, until: frame)
+            }
+            resolver.pending.append(contentsOf: items)
+            return
+        }
+        if thread.mayHaveForeignDependencies, let foreign = WaitRegistry.firstForeignDependency(of: thread) {
+            // Hand them to the thread this one depends on, and wait until it has finished.
+            for item in items {
+                item.store.hold(item.slot, object: item.object, until: foreign)
+            }
+            awaitForeignDependencies(holding: items)
+            return settle(items)
+        }
+        thread.mayHaveForeignDependencies = false
+        for item in items {
+            if let dropped = item.store.publish(item.slot, object: item.object) {
+                toDispose.append(dropped)
+            }
+        }
+    }
+
+    /// The lowest frame of this thread that was handed out while being wired, and its resolver.
+    func outermostHandedOut() -> (Resolver, FrameReference)? {
+        var found: Resolver?
+        var resolver: Resolver? = self
+        while let current = resolver {
+            if current.lowestHandedOut != .max { found = current }
+            resolver = current.outer
+        }
+        guard let found else { return nil }
+        let frame = found.lowestHandedOut
+        return (
+            found,
+            FrameReference(thread: thread, resolver: found.number, frame: frame, serial: found.frames[frame].serial)
+        )
+    }
+
+    /// Called when the frame at ``lowestHandedOut`` has finished: what waited for it waits for the
+    /// next unfinished frame of this thread, or is published.
+    func handedOutFrameFinished() {
+        lowestHandedOut = .max
+        if !foreignHandouts.isEmpty {
+            let next =
+                outermostHandedOut()?.1
+                ?? (thread.mayHaveForeignDependencies ? WaitRegistry.firstForeignDependency(of: thread) : nil)
+            for frame in foreignHandouts {
+                WaitRegistry.finished(frame, next: next)
+            }
+            foreignHandouts.removeAll()
+        }
+        if !pending.isEmpty {
+            let items = pending
+            pending.removeAll()
+            settle(items)
+        }
+    }
+
+    // MARK: Other threads
+
+    /// Marks the frames other threads took instances from while this thread was blocked.
+    func takeInbox() {
+        for frame in WaitRegistry.takeInbox(of: thread) {
+            var resolver: Resolver? = self
+            while let current = resolver, current.number != frame.resolver {
+                resolver = current.outer
+            }
+            guard let owner = resolver, frame.frame < owner.frameCount, owner.frames[frame.frame].serial == frame.serial
+            else {
+                WaitRegistry.finished(frame, next: nil)
+                continue
+            }
+            owner.foreignHandouts.append(frame)
+            if frame.frame < owner.lowestHandedOut { owner.lowestHandedOut = frame.frame }
+        }
+    }
+
+    /// Blocks until the frames of other threads that this thread took instances from are finished.
+    func awaitForeignDependencies(holding items: [Pending]) {
+        WaitRegistry.awaitForeignDependencies(of: thread) {
+            """
+            \(thread.description) has waited \(WaitWarning.delay) s for another thread to finish wiring \
+            an instance it took to break a cycle between singletons built on both threads at once, \
+            before it publishes \(items.map(\.slot.key.description).joined(separator: ", ")). If code \
+            on that thread waits for this one (a DispatchQueue.sync, a semaphore, a lock), neither \
+            can go on. To fix this, build these singletons eagerly with activate(), or on one \
+            thread. Still waiting.
+            """
+        }
+        takeInbox()
+    }
+
+    // MARK: Chains
+
+    /// The definitions being built on this thread, outermost first, then `key`.
+    func threadChain(to key: DefinitionKey) -> [DefinitionKey] {
+        var resolver: Resolver? = self
+        var outermost = self
+        while let current = resolver {
+            outermost = current
+            resolver = current.outer
+        }
+        return outermost.threadChain(from: 0, through: self) + [key]
+    }
+
+    /// The definitions being built from frame `frame` of this resolver up to the innermost frame of
+    /// `innermost`, one of its spares (or itself).
+    func threadChain(from frame: Int, through innermost: Resolver) -> [DefinitionKey] {
+        var chain = (frame..<frameCount).map { frames[$0].key.pointee }
+        var resolver = innermost
+        var inner: [Resolver] = []
+        while resolver !== self, let outer = resolver.outer {
+            inner.append(resolver)
+            resolver = outer
+        }
+        for resolver in inner.reversed() {
+            chain += (0..<resolver.frameCount).map { resolver.frames[$0].key.pointee }
+        }
+        return chain
+    }
+
+    /// An explicit key names one slot whatever its scope: checked like the graph's other keys.
+    func checkExplicitStoredKey(_ key: DefinitionKey, scope: Scope.Kind) {
+        withUnsafePointer(to: key) { key in
+            let found = entry(for: key, hash: key.pointee.hashBits, scope: scope)
+            checkExplicitKey(key.pointee, at: found, scope: scope)
+        }
     }
 }

@@ -24,9 +24,22 @@ import Android
 /// each time its depth doubles past ``firstCycleCheck``.
 ///
 /// A top-level resolution that starts while this resolver is busy with another family's graph, or
-/// releasing one, runs on a spare resolver.
+/// releasing one, runs on a spare resolver. The resolvers of a thread share one
+/// ``ResolverThread``, and a spare knows the resolver it stands in for (``outer``), so a read can
+/// see every graph open on its thread: a singleton that another graph of the thread is building is
+/// handed out from there, never built twice.
+///
+/// The unsafe constructs the resolver relies on for speed, and what keeps each of them sound, are
+/// listed in `Internal/UnsafeCode.md`.
 @usableFromInline
 final class Resolver {
+    /// Unique for the life of the process: with a frame's serial, it names a frame of any thread.
+    @usableFromInline let number: UInt64
+    /// The thread this resolver belongs to, shared by its spares.
+    let thread: ResolverThread
+    /// The stack address below which resolution stops (see ``StackLimit``).
+    @usableFromInline let stackLimit: UInt
+
     // MARK: The graph in flight
 
     /// The family whose top-level resolution owns the graph, or 0 when no graph is open; with
@@ -42,7 +55,8 @@ final class Resolver {
     /// graph closes.
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) var activeFamily: Family?
     @usableFromInline @exclusivity(unchecked) var isClosing = false
-    /// Numbers frames, so a ``Definition`` kept past its body is recognised.
+    /// Numbers frames, so a ``Definition`` kept past its body is recognised, and a frame is told
+    /// from a later one at the same index.
     @usableFromInline @exclusivity(unchecked) var serial: UInt64 = 0
     /// Numbers graphs: an entry belongs to the current graph when it carries its generation.
     @usableFromInline @exclusivity(unchecked) var generation: UInt64 = 0
@@ -77,8 +91,9 @@ final class Resolver {
     struct Entry {
         @usableFromInline
         enum State: UInt8 {
-            /// A prototype with an explicit key, kept only to check the key's type and scope.
-            case prototype
+            /// A prototype or a stored definition (singleton, weak singleton, resettable scope) with an
+            /// explicit key, kept only to check the key's type and scope.
+            case checkOnly
             /// Being built by the frame `frame`, which holds the instance once registered.
             case building
             /// Built, and shared for the rest of the graph.
@@ -156,9 +171,9 @@ final class Resolver {
         var isBare: Bool { object == nil && value == -1 }
     }
 
-    /// Entries whose keys carry argument values, each with the list its key refers to (kept until
-    /// then): the keys drop them when the graph closes, so the table keeps no argument alive.
-    @exclusivity(unchecked) var argumentEntries: [(index: Int32, arguments: ArgumentList)] = []
+    /// Entries whose keys carry argument values: the keys drop them when the graph closes, so the
+    /// table keeps no argument alive.
+    @exclusivity(unchecked) var argumentEntries: [Int32] = []
 
     // MARK: Hooks
 
@@ -182,13 +197,29 @@ final class Resolver {
 
     /// Where this graph finds and keeps singletons: its family's store, or an override context's.
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) var activeStore: SingletonStore?
-    /// Whether this graph has built a singleton, and so holds the builder lock until it closes.
-    @exclusivity(unchecked) var holdsSingletonBuilder = false
-    /// Singletons built in this graph, published to `activeStore` when the graph closes: a
-    /// singleton may point at instances of the graph still being wired, and no other thread may see
-    /// it before they are done. The builder lock, held until then, keeps other threads from
-    /// building it too. This list also holds weak singletons alive until then.
-    @exclusivity(unchecked) var unpublishedSingletons: [SingletonStore.Built] = []
+    /// The slots this resolver's frames are building, innermost last.
+    @exclusivity(unchecked) var building: [SingletonSlot] = []
+    /// The lowest frame whose instance was handed out while still being wired (a back-reference in
+    /// a cycle), or `Int.max`. A stored instance finished above such a frame may point at that
+    /// unfinished instance, so it waits (see ``pending``) until the frame has finished.
+    @usableFromInline @exclusivity(unchecked) var lowestHandedOut = Int.max
+    /// Stored instances finished on this thread that wait for ``lowestHandedOut`` to finish.
+    @exclusivity(unchecked) var pending: [Pending] = []
+    /// Frames of this resolver whose in-flight instances other threads took (see ``WaitRegistry``).
+    @exclusivity(unchecked) var foreignHandouts: [FrameReference] = []
+    /// Weak singletons built in this graph, kept alive until it closes.
+    @exclusivity(unchecked) var keptAlive: [AnyObject] = []
+    /// Instances that ``Assembly/reset(_:)`` dropped while this graph built them, disposed of when
+    /// it closes.
+    @exclusivity(unchecked) var toDispose: [AnyObject] = []
+
+    /// A stored instance waiting to be published.
+    struct Pending {
+        let slot: SingletonSlot
+        let store: SingletonStore
+        let object: AnyObject
+    }
+
     /// The first level of the singleton cache, for default keys only: direct-mapped by the name's
     /// address and the result type, so a read of a singleton this thread has read before compares
     /// five words and hashes nothing.
@@ -232,15 +263,26 @@ final class Resolver {
     var pendingType: ObjectIdentifier?
     /// A resolver for a top-level resolution that starts while this one is busy with another family.
     var spare: Resolver?
-    /// For a spare resolver: the resolver it stands in for, and the read that crossed over.
-    unowned(unsafe) var outer: Resolver?
+    /// For a spare resolver: the resolver it stands in for (which owns it), and the read that
+    /// crossed over.
+    unowned var outer: Resolver?
     var crossingKey: DefinitionKey?
     /// How many resolutions of other families this one is nested in.
     var crossings = 0
     /// Beyond this many nested crossings between families, a resolution is a cycle that can't close.
     static let crossingLimit = 32
 
-    init() {
+    private static let lastNumber = Locked<UInt64>(0)
+
+    /// A resolver for `thread`; a new thread when nil.
+    init(thread: ResolverThread? = nil) {
+        number = Self.lastNumber.withLock { last in
+            last += 1
+            return last
+        }
+        let thread = thread ?? ResolverThread()
+        self.thread = thread
+        stackLimit = thread.stackLimit
         entries = .allocate(capacity: keys.capacity)
         touched = .allocate(capacity: touchedCapacity)
         values = .allocate(capacity: valueCapacity)

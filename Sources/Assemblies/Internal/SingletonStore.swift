@@ -1,98 +1,234 @@
 /// The instances a family keeps between graphs: singletons, weak singletons, and the instances of
-/// resettable scopes, by key.
+/// resettable scopes, by key — and the coordination of building them.
 ///
 /// A family has one store; so does each ``OverrideContext``, so that a test's doubles, and the
 /// singletons built on them, never reach the family or another test. Objects are stored as
 /// ``boxSingleton(_:)`` makes them, except weak singletons, which are always objects.
+///
+/// Coordination is per key: the first thread to read a key claims its slot and builds it; a reader
+/// on another thread waits (on the store's condition) for that slot only, and only until it is
+/// published; a reader on the same thread — another graph opened inside the body — gets the
+/// instance being built (see ``claim(_:scope:for:)``). The store's lock is held for a few
+/// instructions at a time and never while user code runs; what a change releases is released after
+/// the lock is let go, so that no `deinit` runs under it.
 @usableFromInline
-final class SingletonStore: Sendable {
-    private let state = Locked(State())
+final class SingletonStore: @unchecked Sendable {
+    // @unchecked: `slots` and `resettables` (and every slot's fields) are only touched under `lock`.
+    private let lock = Lock()
+    private let changed = Condition()
+    private var slots: [DefinitionKey: SingletonSlot] = [:]
+    /// The published instances of each resettable scope, in the order they were built.
+    private var resettables: [UInt32: [SingletonSlot]] = [:]
 
-    /// A stored instance and the key that built it (for an explicit key, its type is checked).
-    struct Singleton {
-        let object: AnyObject
-        let key: DefinitionKey
-        /// The arguments `key` refers to, kept as long as the key.
-        let arguments: ArgumentList?
+    /// What a read of a stored definition gets from the store.
+    enum Claim {
+        /// A published instance, or one finished on this thread and waiting to be published.
+        case instance(AnyObject)
+        /// Nobody has built it: the caller builds it in this slot, which it now owns.
+        case build(SingletonSlot)
+        /// A graph on this thread is building it: its registered instance (nil before `*~>`).
+        case inFlight(AnyObject?, builder: FrameReference)
+        /// Another thread builds it and waits, directly or not, for this one: its registered
+        /// instance, taken to break the cycle (see ``WaitRegistry``).
+        case taken(AnyObject, from: FrameReference)
+        /// Another thread builds it, waits for this one, and has not registered an instance yet:
+        /// a cycle through initializers across threads. `chain` is the building thread's.
+        case initializerCycle(chain: [DefinitionKey])
     }
 
-    /// A singleton built in a graph, waiting for the graph to close.
-    struct Built {
-        let key: DefinitionKey
-        let arguments: ArgumentList?
-        let scope: Scope
-        let object: AnyObject
+    /// The thread and the frame that would build a slot claimed for building.
+    struct Claimant {
+        let frame: FrameReference
+        /// The definitions from the thread's outermost read to the one being read.
+        let chain: () -> [DefinitionKey]
+        var thread: ResolverThread { frame.thread }
     }
 
-    private struct WeakSingleton {
-        weak var object: AnyObject?
-        let key: DefinitionKey
-        let arguments: ArgumentList?
-    }
-
-    /// A resettable scope's instances, and the order they were built in.
-    private struct Resettable {
-        var instances: [DefinitionKey: Singleton] = [:]
-        var order: [Singleton] = []
-    }
-
-    private struct State {
-        var singletons: [DefinitionKey: Singleton] = [:]
-        var weakSingletons: [DefinitionKey: WeakSingleton] = [:]
-        var resettables: [UInt32: Resettable] = [:]
-    }
-
-    /// The instance stored for `key` in `scope`, or nil (also when a weak singleton is gone).
-    func singleton(for key: DefinitionKey, in scope: Scope) -> Singleton? {
-        state.withLock { state -> Singleton? in
-            switch scope.kind {
-            case .weakSingleton:
-                guard let stored = state.weakSingletons[key] else { return nil }
-                guard let object = stored.object else {
-                    state.weakSingletons[key] = nil
-                    return nil
-                }
-                return Singleton(object: object, key: stored.key, arguments: stored.arguments)
-            case .resettable:
-                return state.resettables[scope.nameID]?.instances[key]
-            default:
-                return state.singletons[key]
-            }
+    /// The published instance of a singleton, and the key that built it, for the per-thread caches.
+    func published(_ key: DefinitionKey) -> (object: AnyObject, key: DefinitionKey)? {
+        lock.withLock {
+            guard let slot = slots[key], slot.state == .published, let object = slot.object else { return nil }
+            if key.isExplicit { key.requireSameType(as: slot.key) }
+            return (object, slot.key)
         }
     }
 
-    /// Stores what a graph built, in the order it built it.
-    func publish(_ built: [Built]) {
-        // An entry is removed before it is stored again, so that the dictionary keeps the key whose
-        // arguments the new value holds (assigning to an existing key keeps the old key).
-        state.withLock { state in
-            for item in built {
-                let singleton = Singleton(object: item.object, key: item.key, arguments: item.arguments)
-                switch item.scope.kind {
-                case .weakSingleton:
-                    state.weakSingletons.removeValue(forKey: item.key)
-                    state.weakSingletons[item.key] = WeakSingleton(
-                        object: item.object,
-                        key: item.key,
-                        arguments: item.arguments
+    /// Decides what a read of `key` in `scope` gets, waiting while another thread builds it.
+    ///
+    /// `waited` is set when the thread waited: other threads may then have taken instances from it
+    /// (see ``Resolver/takeInbox()``).
+    func claim(_ key: DefinitionKey, scope: Scope, for claimant: Claimant, waited: inout Bool) -> Claim {
+        lock.lock()
+        defer { lock.unlock() }
+        var waitedSince: Double?
+        var hasWarned = false
+        while true {
+            guard let slot = slots[key] else {
+                let slot = SingletonSlot(key: key, scope: scope)
+                startBuilding(slot, for: claimant)
+                slots[key] = slot
+                return .build(slot)
+            }
+            if key.isExplicit { key.requireSameType(as: slot.key) }
+            switch slot.state {
+            case .published:
+                if let object = slot.publishedObject { return .instance(object) }
+                // A weak singleton that has been released: build a new one in its slot.
+                startBuilding(slot, for: claimant)
+                return .build(slot)
+            case .pending where slot.owner === claimant.thread:
+                return .instance(slot.object.unsafelyUnwrapped)
+            case .building where slot.owner === claimant.thread:
+                return .inFlight(slot.inFlight, builder: slot.builder.unsafelyUnwrapped)
+            case .building, .pending:
+                let owner = slot.owner.unsafelyUnwrapped
+                if WaitRegistry.wouldDeadlock(claimant.thread, waitingFor: owner) {
+                    return take(slot, by: claimant.thread)
+                }
+                waited = true
+                slot.waitingThreads.append(claimant.thread)
+                WaitRegistry.beginWait(claimant.thread, for: slot, ownedBy: owner)
+                let delay = WaitWarning.delay
+                let now = Clock.seconds()
+                let since = waitedSince ?? now
+                waitedSince = since
+                let remaining = hasWarned ? nil : max(0, delay - (now - since))
+                let wasWoken = changed.wait(releasing: lock, seconds: remaining)
+                slot.waitingThreads.removeAll { $0 === claimant.thread }
+                WaitRegistry.endWait(claimant.thread)
+                if !wasWoken && !hasWarned && slot.state != .published {
+                    hasWarned = true
+                    let (holder, chain) = (slot.owner, slot.chain)
+                    lock.unlock()
+                    WaitWarning.print(
+                        Self.waitWarning(key, waiter: claimant, seconds: delay, holder: holder, chain: chain)
                     )
-                case .resettable:
-                    state.resettables[item.scope.nameID, default: Resettable()].instances.removeValue(forKey: item.key)
-                    state.resettables[item.scope.nameID]?.instances[item.key] = singleton
-                    state.resettables[item.scope.nameID]?.order.append(singleton)
-                default:
-                    state.singletons.removeValue(forKey: item.key)
-                    state.singletons[item.key] = singleton
+                    lock.lock()
                 }
             }
         }
     }
+
+    private func startBuilding(_ slot: SingletonSlot, for claimant: Claimant) {
+        slot.state = .building
+        slot.owner = claimant.thread
+        slot.builder = claimant.frame
+        slot.chain = claimant.chain()
+    }
+
+    /// Takes the instance of a slot whose owner waits for `thread`; lock held.
+    private func take(_ slot: SingletonSlot, by thread: ResolverThread) -> Claim {
+        if slot.state == .pending, let object = slot.object, let dependency = slot.dependency {
+            WaitRegistry.take(dependency, by: thread)
+            return .taken(object, from: dependency)
+        }
+        guard let object = slot.inFlight, let builder = slot.builder else {
+            return .initializerCycle(chain: slot.chain)
+        }
+        WaitRegistry.take(builder, by: thread)
+        return .taken(object, from: builder)
+    }
+
+    // MARK: Building
+
+    /// Records the instance a body registered with `*~>`, for the other graphs of the building
+    /// thread that read the slot.
+    func register(_ object: AnyObject, in slot: SingletonSlot) {
+        lock.withLock { slot.inFlight = object }
+    }
+
+    /// Makes a finished slot wait for `dependency`, a frame still being wired; only that frame's
+    /// thread may take it meanwhile.
+    func hold(_ slot: SingletonSlot, object: AnyObject, until dependency: FrameReference) {
+        let released: AnyObject? = lock.withLock {
+            let inFlight = slot.inFlight
+            slot.inFlight = nil
+            slot.state = .pending
+            slot.object = object
+            slot.dependency = dependency
+            if slot.owner !== dependency.thread {
+                slot.owner = dependency.thread
+                if !slot.waitingThreads.isEmpty {
+                    WaitRegistry.slotChanged(slot, owner: dependency.thread)
+                    changed.broadcast()
+                }
+            }
+            return inFlight
+        }
+        _ = released
+    }
+
+    /// Publishes a finished slot: from now on every thread reads `object`. Returns the slot's
+    /// instance instead when ``reset(_:)`` dropped it meanwhile: the caller disposes of it.
+    func publish(_ slot: SingletonSlot, object: AnyObject) -> AnyObject? {
+        let (dropped, leftovers) = lock.withLock { () -> (AnyObject?, (AnyObject?, [DefinitionKey], SingletonSlot?)) in
+            let leftovers = (slot.inFlight, slot.chain, slots[slot.key] === slot && slot.isDropped ? slot : nil)
+            slot.inFlight = nil
+            slot.chain = []
+            slot.owner = nil
+            slot.builder = nil
+            slot.dependency = nil
+            if !slot.waitingThreads.isEmpty {
+                WaitRegistry.slotChanged(slot, owner: nil)
+                changed.broadcast()
+            }
+            if slot.isDropped {
+                if slots[slot.key] === slot { slots[slot.key] = nil }
+                slot.object = nil
+                return (object, leftovers)
+            }
+            slot.state = .published
+            if slot.scope.kind == .weakSingleton {
+                slot.weakObject = object
+                slot.object = nil
+            } else {
+                slot.object = object
+            }
+            if slot.scope.kind == .resettable {
+                resettables[slot.scope.nameID, default: []].append(slot)
+            }
+            return (nil, leftovers)
+        }
+        _ = leftovers
+        return dropped
+    }
+
+    // MARK: Resetting
 
     /// Drops the instances of a resettable scope; returns them, the most recently built first.
+    /// Instances still being built are dropped once finished (see ``publish(_:object:)``).
     func reset(_ scope: Scope) -> [AnyObject] {
-        state.withLock { state in
-            guard let dropped = state.resettables.removeValue(forKey: scope.nameID) else { return [] }
-            return dropped.order.reversed().map(\.object)
+        let dropped: [SingletonSlot] = lock.withLock {
+            for slot in slots.values where slot.scope == scope && slot.state != .published {
+                slot.isDropped = true
+            }
+            guard let published = resettables.removeValue(forKey: scope.nameID) else { return [] }
+            for slot in published where slots[slot.key] === slot {
+                slots[slot.key] = nil
+            }
+            return published.reversed()
         }
+        // No other thread touches a slot once it is out of the store.
+        return dropped.compactMap(\.object)
+    }
+
+    // MARK: Messages
+
+    private static func waitWarning(
+        _ key: DefinitionKey,
+        waiter: Claimant,
+        seconds: Double,
+        holder: ResolverThread?,
+        chain: [DefinitionKey]
+    ) -> String {
+        let holderDescription = holder.map(\.description) ?? "another thread"
+        return """
+            \(waiter.thread.description) has waited \(seconds) s for the singleton \(key.description), \
+            which \(holderDescription) is building or is about to publish: \(Failure.describe(chain)). \
+            This thread reads it from \(Failure.describe(waiter.chain())). If code running in that \
+            chain waits for this thread (a DispatchQueue.sync, a semaphore, a lock), neither can go \
+            on. To fix this, don't wait for other threads in definition bodies and hooks; build what \
+            they wait for before the singleton, or eagerly with activate(). Still waiting.
+            """
     }
 }

@@ -1,0 +1,86 @@
+internal import CAssemblies
+
+/// One thread, as the singleton stores see it: the identity that owns the singletons the thread
+/// builds, and what it waits for.
+///
+/// Every resolver of a thread (its own and the spares it opens for nested top-level reads) shares
+/// one `ResolverThread`, so "built by this thread" covers every graph open on it. The fields marked
+/// *registry* belong to ``WaitRegistry`` and are only touched while its lock is held; the others
+/// only by the thread itself.
+final class ResolverThread: @unchecked Sendable {
+    // @unchecked: see above — registry fields under `WaitRegistry.lock`, the rest thread-confined.
+
+    /// A number for messages, in the order threads first resolved something.
+    let number: Int
+    /// The thread's name when it first resolved something, for messages.
+    let name: String
+    /// The lowest stack address resolution may reach before it stops with a message instead of
+    /// overflowing (see ``StackLimit``).
+    let stackLimit: UInt
+
+    /// The families whose eager singletons this thread is building (see ``Family/activate(_:)``).
+    var activatingFamilies: [UInt64] = []
+    /// Set when the thread takes an instance from another thread (see ``WaitRegistry``); cleared
+    /// when it finds it depends on none. While it is clear, the thread has no foreign dependency:
+    /// only a thread that already has one is given another by other threads.
+    var mayHaveForeignDependencies = false
+
+    // MARK: Registry fields
+
+    /// What the thread is blocked on, if anything.
+    var waitingFor: Wait?
+    /// In-flight instances of other threads' frames that this thread took to break a wait-for
+    /// cycle: until those frames finish, nothing this thread builds may be published.
+    var foreignDependencies: [FrameReference] = []
+    /// Frames of this thread that other threads took instances from while it was blocked; the
+    /// thread marks them as handed out when it wakes.
+    var inbox: [FrameReference] = []
+    /// Woken when a foreign dependency of this thread is settled.
+    let dependenciesSettled = Condition()
+
+    /// What a blocked thread waits for.
+    enum Wait {
+        /// A singleton slot, built (or waiting to be published) by `owner`.
+        case slot(SingletonSlot, owner: ResolverThread)
+        /// The frames of other threads this thread depends on.
+        case frames
+    }
+
+    private static let lastNumber = Locked(0)
+
+    init() {
+        number = Self.lastNumber.withLock { last in
+            last += 1
+            return last
+        }
+        var buffer = [CChar](repeating: 0, count: 64)
+        assemblies_current_thread_name(&buffer, buffer.count)
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        self.name = name
+        stackLimit = StackLimit.ofCurrentThread()
+    }
+
+    /// `thread 3 ("worker")`, for messages.
+    var description: String {
+        name.isEmpty ? "thread \(number)" : "thread \(number) (\"\(name)\")"
+    }
+}
+
+/// A frame of some thread's resolver: the definition being built there.
+struct FrameReference: Hashable {
+    let thread: ResolverThread
+    /// The resolver's ``Resolver/number``.
+    let resolver: UInt64
+    let frame: Int
+    /// The frame's serial, which tells it from a later frame at the same index.
+    let serial: UInt64
+
+    static func == (left: FrameReference, right: FrameReference) -> Bool {
+        left.resolver == right.resolver && left.serial == right.serial
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(resolver)
+        hasher.combine(serial)
+    }
+}

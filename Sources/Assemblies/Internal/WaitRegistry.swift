@@ -1,0 +1,123 @@
+/// Who waits for whom, across threads: the wait-for graph that keeps two threads building
+/// singletons that need each other from waiting forever.
+///
+/// It is touched only when a thread is about to wait for a singleton another thread builds, when a
+/// slot somebody waits for changes hands, and in the rare cycles it resolves — never on the read
+/// path and never while user code runs. Its lock is taken after a store's lock, never before.
+///
+/// When thread T is about to wait for a slot owned by U, and U (directly or through other blocked
+/// threads) waits for something T owns, neither could go on. T then takes U's registered in-flight
+/// instance, as one thread would in a property cycle: U is blocked, so nothing runs on that object
+/// concurrently. From then on T *depends on* U's frame: nothing T builds is published, and T
+/// doesn't hand a finished singleton to anyone, before that frame has finished — when T would, it
+/// blocks until U has finished it (see ``Resolver/awaitForeignDependencies()``). So only one of
+/// the two threads runs inside the cycle at a time, and both see every instance whole.
+enum WaitRegistry {
+    static let lock = Lock()
+    /// Registry field: the threads that depend on each frame that other threads took instances from.
+    nonisolated(unsafe) private static var dependents: [FrameReference: [ResolverThread]] = [:]
+
+    // MARK: Waiting for a slot
+
+    /// Whether `thread` waiting for a slot owned by `owner` would close a cycle of waits.
+    static func wouldDeadlock(_ thread: ResolverThread, waitingFor owner: ResolverThread) -> Bool {
+        lock.withLock { reaches(thread, from: owner) }
+    }
+
+    /// Whether following waits from `start` leads to `target`. Registry lock held.
+    private static func reaches(_ target: ResolverThread, from start: ResolverThread) -> Bool {
+        var seen: Set<ObjectIdentifier> = []
+        var next = [start]
+        while let current = next.popLast() {
+            if current === target { return true }
+            guard seen.insert(ObjectIdentifier(current)).inserted else { continue }
+            switch current.waitingFor {
+            case .slot(_, let owner)?: next.append(owner)
+            case .frames?: next.append(contentsOf: current.foreignDependencies.map(\.thread))
+            case nil: break
+            }
+        }
+        return false
+    }
+
+    static func beginWait(_ thread: ResolverThread, for slot: SingletonSlot, ownedBy owner: ResolverThread) {
+        lock.withLock { thread.waitingFor = .slot(slot, owner: owner) }
+    }
+
+    static func endWait(_ thread: ResolverThread) {
+        lock.withLock { thread.waitingFor = nil }
+    }
+
+    /// Records that the slot threads wait for is now the concern of `owner` (nil: published or gone),
+    /// so that the wait-for graph never shows a wait that has already ended.
+    static func slotChanged(_ slot: SingletonSlot, owner: ResolverThread?) {
+        lock.withLock {
+            for thread in slot.waitingThreads {
+                thread.waitingFor = owner.map { .slot(slot, owner: $0) }
+            }
+        }
+    }
+
+    // MARK: Taking another thread's instance
+
+    /// Records that `thread` took the in-flight instance of `frame`, a frame of a blocked thread.
+    static func take(_ frame: FrameReference, by thread: ResolverThread) {
+        lock.withLock {
+            dependents[frame, default: []].append(thread)
+            thread.foreignDependencies.append(frame)
+            frame.thread.inbox.append(frame)
+        }
+    }
+
+    /// The frames of `thread` that other threads took instances from since it last looked.
+    static func takeInbox(of thread: ResolverThread) -> [FrameReference] {
+        lock.withLock {
+            defer { thread.inbox.removeAll() }
+            return thread.inbox
+        }
+    }
+
+    /// Called by the thread owning `frame` when it finishes: the threads that depend on it now
+    /// depend on `next` (the thread's next unfinished dependency), or on nothing.
+    static func finished(_ frame: FrameReference, next: FrameReference?) {
+        lock.withLock {
+            guard let threads = dependents.removeValue(forKey: frame) else { return }
+            for thread in threads {
+                thread.foreignDependencies.removeAll { $0 == frame }
+                if let next, next.thread !== thread {
+                    thread.foreignDependencies.append(next)
+                    dependents[next, default: []].append(thread)
+                }
+                thread.dependenciesSettled.broadcast()
+            }
+        }
+    }
+
+    /// Whether `thread` still depends on frames of other threads.
+    static func hasForeignDependencies(_ thread: ResolverThread) -> Bool {
+        lock.withLock { !thread.foreignDependencies.isEmpty }
+    }
+
+    /// Blocks until `thread` depends on no frame of another thread, printing `warning()` once if it
+    /// has waited longer than the warning delay.
+    static func awaitForeignDependencies(of thread: ResolverThread, warning: () -> String) {
+        lock.withLock {
+            guard !thread.foreignDependencies.isEmpty else { return }
+            thread.waitingFor = .frames
+            var hasWarned = false
+            while !thread.foreignDependencies.isEmpty {
+                let delay = hasWarned ? nil : WaitWarning.delay
+                if !thread.dependenciesSettled.wait(releasing: lock, seconds: delay) && !hasWarned {
+                    hasWarned = true
+                    WaitWarning.print(warning())
+                }
+            }
+            thread.waitingFor = nil
+        }
+    }
+
+    /// The first frame of another thread that `thread` depends on.
+    static func firstForeignDependency(of thread: ResolverThread) -> FrameReference? {
+        lock.withLock { thread.foreignDependencies.first }
+    }
+}

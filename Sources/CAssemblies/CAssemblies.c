@@ -1,0 +1,37 @@
+#define _GNU_SOURCE
+#include "CAssemblies.h"
+
+#include <pthread.h>
+
+int assemblies_current_stack(uintptr_t *lowest, size_t *size) {
+#if defined(__APPLE__)
+    pthread_t self = pthread_self();
+    uintptr_t top = (uintptr_t)pthread_get_stackaddr_np(self);
+    *size = pthread_get_stacksize_np(self);
+    *lowest = top - *size;
+    return 0;
+#elif defined(__linux__)
+    pthread_attr_t attributes;
+    if (pthread_getattr_np(pthread_self(), &attributes) != 0) return -1;
+    void *address = NULL;
+    size_t stackSize = 0;
+    int result = pthread_attr_getstack(&attributes, &address, &stackSize);
+    pthread_attr_destroy(&attributes);
+    if (result != 0 || address == NULL) return -1;
+    *lowest = (uintptr_t)address;
+    *size = stackSize;
+    return 0;
+#else
+    (void)lowest;
+    (void)size;
+    return -1;
+#endif
+}
+
+void assemblies_current_thread_name(char *buffer, size_t size) {
+    if (size == 0) return;
+    buffer[0] = 0;
+#if defined(__APPLE__) || defined(__GLIBC__)
+    if (pthread_getname_np(pthread_self(), buffer, size) != 0) buffer[0] = 0;
+#endif
+}
