@@ -399,6 +399,26 @@ open class Assembly: @unchecked Sendable {
         }
     }
 
+    // MARK: Waiting for other threads
+
+    /// How many seconds a thread waits for a singleton that another thread is building before it
+    /// prints a warning (and goes on waiting); one second by default.
+    ///
+    /// A thread that reads a singleton another thread is building waits for that singleton alone,
+    /// until it is published. The wait can't end when the body building it waits, in turn, for the
+    /// waiting thread — a `DispatchQueue.main.sync` or a semaphore inside a singleton body. Rather
+    /// than hang silently, the waiting thread then prints which singleton it waits for, which thread
+    /// holds it and through which definitions:
+    ///
+    /// ```
+    /// Assemblies: warning: thread 2 has waited 1.0 s for the singleton AppAssembly.database, which
+    /// thread 1 ("main") is building or is about to publish: AppAssembly.api → AppAssembly.database. …
+    /// ```
+    public static var singletonWaitWarningDelay: Double {
+        get { WaitWarning.delay }
+        set { WaitWarning.delay = newValue }
+    }
+
     // MARK: Existing objects
 
     /// The one instance of `T` in the current object graph, or `nil`.

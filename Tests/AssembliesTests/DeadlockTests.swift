@@ -1,0 +1,241 @@
+import Assemblies
+import Foundation
+import Testing
+
+// Code that waits for another thread from inside a resolution. Each scenario runs on its own
+// thread with a time limit, so that a deadlock fails the test instead of hanging the run.
+
+private final class Service {
+    var peer: AnyObject?
+}
+
+/// Lets a body reach what the test sets up after the assembly exists.
+private final class Slot<Value>: @unchecked Sendable {
+    // @unchecked: set by the test before the reads that use it.
+    var value: Value?
+}
+
+private final class Family: Assembly, @unchecked Sendable {
+    let counter = Counter()
+    /// Runs in the middle of the body of `waiting` and `waitingSingleton`.
+    let wait = Slot<@Sendable () -> Void>()
+    let other = Slot<Family>()
+
+    var first: Service {
+        define(scope: .singleton) {
+            counter.tick()
+            return Service()
+        }
+    }
+
+    var second: Service {
+        define(scope: .singleton) {
+            counter.tick()
+            return Service()
+        }
+    }
+
+    /// An object-graph body that reads a singleton, then waits for another thread.
+    var waiting: Service {
+        define {
+            let service = Service()
+            service.peer = self.first
+            self.wait.value?()
+            return service
+        }
+    }
+
+    /// A singleton body that waits for another thread.
+    var waitingSingleton: Service {
+        define(scope: .singleton) {
+            counter.tick()
+            let service = Service()
+            self.wait.value?()
+            return service
+        }
+    }
+
+    /// A singleton whose body reads a singleton of the other family.
+    var crossing: Service {
+        define(scope: .singleton) { definition in
+            counter.tick()
+            let service = definition *~> Service()
+            self.wait.value?()
+            service.peer = self.other.value!.crossing
+            return service
+        }
+    }
+
+    /// Like `crossing`, but reads the other family before registering.
+    var crossingUnregistered: Service {
+        define(scope: .singleton) {
+            let service = Service()
+            self.wait.value?()
+            service.peer = self.other.value!.crossingUnregistered
+            return service
+        }
+    }
+
+    var activating: Service {
+        define(scope: .singleton) {
+            counter.tick()
+            self.wait.value?()
+            self.activate()
+            return Service()
+        }
+    }
+
+    override func buildEagerSingletons() {
+        _ = first
+        _ = second
+    }
+}
+
+@Suite struct DeadlockTests {
+    @Test func aGraphThatBuiltASingletonDoesNotBlockOtherThreadsWhileItWaits() {
+        let family = Family()
+        let unrelated = Family()
+        family.wait.value = {
+            // Another thread needs a singleton — of another family, and of this one — while this
+            // graph, which has built one, is still open.
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                _ = unrelated.first
+                _ = family.second
+                done.signal()
+            }.start()
+            done.wait()
+        }
+        #expect(finishes { _ = family.waiting })
+        #expect(family.counter["first"] == 1)
+        #expect(family.counter["second"] == 1)
+    }
+
+    @Test func aSingletonBodyMayWaitForAThreadThatReadsAnotherSingleton() {
+        let family = Family()
+        let unrelated = Family()
+        family.wait.value = {
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                _ = unrelated.first
+                _ = family.first
+                done.signal()
+            }.start()
+            done.wait()
+        }
+        #expect(finishes { _ = family.waitingSingleton })
+        #expect(family.counter["waitingSingleton"] == 1)
+    }
+
+    @Test func twoThreadsBuildingSingletonsOfTwoFamiliesThatReadEachOtherBothFinish() {
+        for _ in 0..<20 {
+            let left = Family()
+            let right = Family()
+            left.other.value = right
+            right.other.value = left
+            // Both bodies have registered their instance before either reads the other.
+            let bothInside = DispatchGroup()
+            bothInside.enter()
+            bothInside.enter()
+            let arrive: @Sendable () -> Void = {
+                bothInside.leave()
+                bothInside.wait()
+            }
+            left.wait.value = arrive
+            right.wait.value = arrive
+            let leftResult = Slot<Service>()
+            let rightResult = Slot<Service>()
+            #expect(
+                finishes {
+                    onThreads(2) { thread in
+                        if thread == 0 {
+                            leftResult.value = left.crossing
+                        } else {
+                            rightResult.value = right.crossing
+                        }
+                    }
+                }
+            )
+            guard let leftService = leftResult.value, let rightService = rightResult.value else { return }
+            #expect(leftService.peer === rightService)
+            #expect(rightService.peer === leftService)
+            #expect(left.crossing === leftService)
+            #expect(right.crossing === rightService)
+            #expect(left.counter["crossing"] == 1)
+            #expect(right.counter["crossing"] == 1)
+        }
+    }
+
+    @Test func activatingFromABodyWhileAnotherThreadActivatesFinishes() {
+        let family = Family()
+        let started = DispatchSemaphore(value: 0)
+        family.wait.value = { started.signal() }
+        #expect(
+            finishes {
+                onThreads(2) { thread in
+                    if thread == 0 {
+                        _ = family.activating
+                    } else {
+                        started.wait()
+                        family.activate()
+                    }
+                }
+            }
+        )
+        #expect(family.counter["first"] == 1)
+        #expect(family.counter["second"] == 1)
+    }
+
+    @Test func activatingFromABodyOfItsOwnEagerSingletonFinishes() {
+        let family = Family()
+        #expect(finishes { family.activate() })
+        #expect(finishes { _ = family.activating })
+        #expect(family.counter["first"] == 1)
+    }
+
+    @Test func aBodyThatWaitsForAThreadNeedingItsOwnSingletonIsReported() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            Assembly.singletonWaitWarningDelay = 0.2
+            let family = Family()
+            family.wait.value = {
+                // The other thread needs the very singleton this body builds: it can't get it
+                // before this body returns. Give up after a while, so that the child exits.
+                let done = DispatchSemaphore(value: 0)
+                Thread {
+                    _ = family.waitingSingleton
+                    done.signal()
+                }.start()
+                _ = done.wait(timeout: .now() + 2)
+            }
+            _ = family.waitingSingleton
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("has waited 0.2 s for the singleton Family.waitingSingleton"))
+        #expect(message.contains("which thread"))
+        #expect(message.contains("Still waiting."))
+    }
+
+    @Test func twoThreadsReadingEachOtherBeforeRegisteringStop() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let left = Family()
+            let right = Family()
+            left.other.value = right
+            right.other.value = left
+            let bothInside = DispatchGroup()
+            bothInside.enter()
+            bothInside.enter()
+            let arrive: @Sendable () -> Void = {
+                bothInside.leave()
+                bothInside.wait()
+            }
+            left.wait.value = arrive
+            right.wait.value = arrive
+            onThreads(2) { thread in
+                _ = thread == 0 ? left.crossingUnregistered : right.crossingUnregistered
+            }
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("circular dependency through initializers"))
+        #expect(message.contains("Family.crossingUnregistered → Family.crossingUnregistered"))
+    }
+}
