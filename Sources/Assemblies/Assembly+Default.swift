@@ -71,6 +71,12 @@ enum DefaultAssembly {
     @TaskLocal static var task: Assembly?
     static let process = Locked<Assembly?>(nil)
 
+    /// What `keyPath` reads from `assembly`, in a top-level read of its own: a property wrapper read
+    /// inside a definition body doesn't join the body's graph.
+    static func read<Root: Assembly, Value>(_ keyPath: KeyPath<Root, Value>, from assembly: Root) -> Value {
+        Resolver.withCurrent { resolver in resolver.inGraphOfItsOwn { assembly[keyPath: keyPath] } }
+    }
+
     /// The default family's assembly of type `Root`, or nil when there is no default family.
     static func assembly<Root: Assembly>(_: Root.Type) -> Root? {
         guard let root = task ?? process.withLock({ $0 }) else { return nil }
@@ -82,6 +88,6 @@ enum DefaultAssembly {
         guard let assembly = assembly(Root.self) else {
             Failure.noDefaultFamily(Root.self, Value.self, wrapper: wrapper)
         }
-        return assembly[keyPath: keyPath]
+        return read(keyPath, from: assembly)
     }
 }

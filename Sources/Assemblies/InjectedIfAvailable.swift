@@ -25,7 +25,7 @@ public struct InjectedIfAvailable<Root: Assembly, Value> {
     public var wrappedValue: Value? {
         mutating get {
             if let value { return value }
-            value = DefaultAssembly.assembly(Root.self).map { $0[keyPath: keyPath] }
+            value = DefaultAssembly.assembly(Root.self).map { DefaultAssembly.read(keyPath, from: $0) }
             return value
         }
         set {

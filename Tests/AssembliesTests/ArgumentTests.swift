@@ -256,6 +256,21 @@ private func cardForTemporaryToken(in assembly: ArgAssembly, id: Int) -> (card: 
     return (assembly.card(for: token), { [weak token] in token })
 }
 
+/// One definition site whose argument's type varies: `AnyHashable(1) == AnyHashable(1.0)`.
+private final class ArgLabelAssembly: Assembly, @unchecked Sendable {
+    func label<Value: Hashable>(_ value: Value) -> ArgBadge {
+        define(scope: .singleton, arguments: value) { ArgBadge(name: "\(Value.self) \(value)") }
+    }
+
+    func label(_ value: Int) -> ArgBadge {
+        define(scope: .singleton, arguments: value) { ArgBadge(name: "Int \(value)") }
+    }
+
+    func label(_ value: Double) -> ArgBadge {
+        define(scope: .singleton, arguments: value) { ArgBadge(name: "Double \(value)") }
+    }
+}
+
 @Suite struct ArgumentTests {
     @Test func equalArgumentsShareOneInstanceInAGraphAndDifferentOnesDoNot() {
         let assembly = ArgAssembly()
@@ -424,5 +439,17 @@ private func cardForTemporaryToken(in assembly: ArgAssembly, id: Int) -> (card: 
         #expect(message.contains("ArgMisuseAssembly.label(_:) was read twice in one object graph"))
         #expect(message.contains("it is a method with parameters"))
         #expect(message.contains("`define(arguments:"))
+    }
+
+    @Test func argumentsOfDifferentTypesThatCompareEqualNameDifferentInstances() {
+        let assembly = ArgLabelAssembly()
+        #expect(assembly.label(1).name == "Int 1")
+        #expect(assembly.label(1.0).name == "Double 1.0")
+        #expect(assembly.label(1 as Int8).name == "Int8 1")
+        #expect(assembly.label(1 as UInt).name == "UInt 1")
+        #expect(assembly.label(1 as Int8) !== assembly.label(1 as UInt))
+        #expect(assembly.label(Optional<Int>.none).name == "Optional<Int> nil")
+        #expect(assembly.label(Optional<String>.none).name == "Optional<String> nil")
+        #expect(assembly.label(1 as Int8) === assembly.label(1 as Int8))
     }
 }

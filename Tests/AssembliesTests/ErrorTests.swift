@@ -129,6 +129,19 @@ final class MisuseAssembly: Assembly, @unchecked Sendable {
 
     nonisolated(unsafe) static var kept: Definition<Loop>?
 
+    /// A plain definition, read on other threads to give them resolvers of their own.
+    var vehicleLoop: Loop { define { Loop() } }
+
+    /// Registers through its Definition from another thread while the body waits.
+    var handedToAnotherThread: Loop {
+        define { definition in
+            nonisolated(unsafe) let loop = Loop()
+            nonisolated(unsafe) let definition = definition
+            onThreads(1) { _ in definition.initObject(loop) }
+            return loop
+        }
+    }
+
     var leaky: Loop {
         define { definition in
             MisuseAssembly.kept = definition
@@ -301,6 +314,23 @@ final class MisuseQuestsAssembly: Assembly, @unchecked Sendable {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = MisuseAssembly().leaky
             MisuseAssembly.kept?.initObject(Loop())
+        }
+        #expect(stderr(of: result).contains("a Definition was used after its body returned"))
+    }
+
+    @Test func aDefinitionKeptPastItsBodyAndUsedAfterItsThreadEndedStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            onThreads(1) { _ in _ = MisuseAssembly().leaky }
+            // The thread, and its resolver, are gone.
+            onThreads(4) { _ in _ = MisuseAssembly().vehicleLoop }
+            MisuseAssembly.kept?.initObject(Loop())
+        }
+        #expect(stderr(of: result).contains("a Definition was used after its body returned"))
+    }
+
+    @Test func aDefinitionUsedFromAnotherThreadWhileItsBodyRunsStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MisuseAssembly().handedToAnotherThread
         }
         #expect(stderr(of: result).contains("a Definition was used after its body returned"))
     }

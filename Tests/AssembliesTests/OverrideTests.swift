@@ -166,6 +166,15 @@ private func doubledReads(reads: Int) async -> Int {
     return doubled
 }
 
+/// Definitions named through a subscript: key paths with arguments.
+private final class OverrideOrdersAssembly: Assembly, @unchecked Sendable {
+    subscript(name: String) -> OverrideStore {
+        define(arguments: name) { OverrideStore(kind: name) }
+    }
+
+    var both: (OverrideStore, OverrideStore) { define { (self["latte"], self["mocha"]) } }
+}
+
 @Suite struct OverrideTests {
     // MARK: What sees the double
 
@@ -495,5 +504,21 @@ private func doubledReads(reads: Int) async -> Int {
         #expect(finished == 16)
         #expect(wrong == 0)
         #expect(overrideSharedApp.screen.clock.label == "real")
+    }
+
+    @Test func anOverrideNamedThroughASubscriptReplacesTheInstanceForThoseArguments() {
+        let orders = OverrideOrdersAssembly()
+        let overrides = Overrides(of: orders)
+        overrides.replace(\.["latte"]) { OverrideStore(kind: "stub") }
+        // Arguments built after the override was added are equal, not identical, to the key path's.
+        let latte = String(["l", "a", "t", "t", "e"])
+        overrides.apply {
+            #expect(orders[latte].kind == "stub")
+            #expect(orders["mocha"].kind == "mocha")
+            #expect(orders.both.0.kind == "stub")
+            #expect(orders.both.1.kind == "mocha")
+        }
+        #expect(overrides.unused.isEmpty)
+        #expect(orders["latte"].kind == "latte")
     }
 }

@@ -58,6 +58,26 @@ private final class WrapperController {
     @Injected(\WrapperCoreAssembly.logger) var logger: WrapperLogger
 }
 
+/// Builds a controller, whose @Injected properties resolve, inside a definition body.
+private final class WrapperScreen {
+    let preferences: WrapperPreferences
+    let controller: WrapperController
+    init(preferences: WrapperPreferences, controller: WrapperController) {
+        self.preferences = preferences
+        self.controller = controller
+    }
+}
+
+private final class WrapperScreenAssembly: WrapperAppAssembly, @unchecked Sendable {
+    var screen: WrapperScreen {
+        define {
+            let controller = WrapperController()
+            _ = controller.preferences
+            return WrapperScreen(preferences: self.preferences, controller: controller)
+        }
+    }
+}
+
 private final class WrapperOptionalHolder {
     @InjectedIfAvailable(\WrapperAppAssembly.preferences) var preferences: WrapperPreferences?
 }
@@ -279,5 +299,14 @@ private final class WrapperView {
         let message = stderr(of: result)
         #expect(message.contains("was read as WrapperSession"))
         #expect(message.contains("no family of assemblies is the default"))
+    }
+
+    @Test func aPropertyReadInsideADefinitionBodyIsATopLevelReadOfItsOwn() {
+        let app = WrapperScreenAssembly()
+        app.makeDefault {
+            let screen = app.screen
+            #expect(screen.controller.preferences !== screen.preferences)
+            #expect(app.counter["preferences"] == 2)
+        }
     }
 }

@@ -108,6 +108,107 @@ private final class ResetAppAssembly: Assembly, @unchecked Sendable {
     }
 }
 
+/// Holds what a body read before it reset the scope.
+private final class ResetHolder {
+    var cart: ResetCart?
+    var back: ResetBackReference?
+}
+
+/// A session instance that points back at an object-graph instance still being wired.
+private final class ResetBackReference: Disposable {
+    let log: ResetLog
+    let holder: ResetHolder
+    init(log: ResetLog, holder: ResetHolder) {
+        self.log = log
+        self.holder = holder
+    }
+    func dispose() { log.append("dispose back") }
+}
+
+/// Resets the session from inside definition bodies, hooks and `dispose()`.
+private final class ResetInsideAssembly: Assembly, @unchecked Sendable {
+    let counter = Counter()
+    let log = ResetLog()
+
+    var user: ResetUser {
+        define(scope: .resetSession) {
+            counter.tick()
+            return ResetUser(log: log)
+        }
+    }
+
+    var cart: ResetCart {
+        define(scope: .resetSession) {
+            counter.tick()
+            return ResetCart(log: log, user: self.user)
+        }
+    }
+
+    /// Reads the session, then resets it: what this graph built is dropped and disposed.
+    var signOut: ResetHolder {
+        define {
+            let holder = ResetHolder()
+            holder.cart = self.cart
+            self.reset(.resetSession)
+            return holder
+        }
+    }
+
+    /// Resets the session while an instance of it waits for this holder to be finished.
+    var signOutWhileWiring: ResetHolder {
+        define { definition in
+            let holder = definition *~> ResetHolder()
+            holder.back = self.back
+            self.reset(.resetSession)
+            return holder
+        }
+    }
+
+    var back: ResetBackReference {
+        define(scope: .resetSession) {
+            counter.tick()
+            return ResetBackReference(log: log, holder: self.signOutWhileWiring)
+        }
+    }
+
+    /// Resets its own scope while it is being built.
+    var selfResetting: ResetCart {
+        define(scope: .resetSession) {
+            counter.tick()
+            let cart = ResetCart(log: log, user: self.user)
+            self.reset(.resetSession)
+            return cart
+        }
+    }
+
+    /// Resets the session from a hook.
+    var resetInHook: ResetHolder {
+        define { definition in
+            definition.afterWiring { _ in self.reset(.resetSession) }
+            let holder = ResetHolder()
+            holder.cart = self.cart
+            return holder
+        }
+    }
+}
+
+/// Resets its family's session when disposed.
+private final class ResetChain: Disposable {
+    let assembly: ResetChainAssembly
+    init(assembly: ResetChainAssembly) { self.assembly = assembly }
+    func dispose() {
+        assembly.counter.tick("dispose")
+        _ = assembly.other
+        assembly.reset(.resetSession)
+    }
+}
+
+private final class ResetChainAssembly: Assembly, @unchecked Sendable {
+    let counter = Counter()
+    var link: ResetChain { define(scope: .resetSession) { ResetChain(assembly: self) } }
+    var other: ResetCatalog { define(scope: .resetSession) { ResetCatalog() } }
+}
+
 private final class ResetShopAssembly: Assembly, @unchecked Sendable {
     var app: ResetAppAssembly { collaborator() }
 
@@ -258,5 +359,45 @@ private final class ResetShopAssembly: Assembly, @unchecked Sendable {
         let message = stderr(of: result)
         #expect(message.contains("reset(.singleton) was called, but only a resettable scope can be reset"))
         #expect(message.contains("To fix this, define the instances with a scope made by `Scope.resettable(\"name\")`"))
+    }
+
+    @Test func resetInsideABodyDropsAndDisposesWhatItsGraphBuilt() {
+        let assembly = ResetInsideAssembly()
+        let holder = assembly.signOut
+        #expect(assembly.log.entries == ["dispose cart", "dispose user"])
+        #expect(assembly.cart !== holder.cart)
+        #expect(assembly.counter["cart"] == 2)
+    }
+
+    @Test func resetInsideABodyDropsAnInstanceWaitingForItsGraph() {
+        let assembly = ResetInsideAssembly()
+        let holder = assembly.signOutWhileWiring
+        #expect(holder.back?.holder === holder)
+        #expect(assembly.log.entries == ["dispose back"])
+        let again = assembly.signOutWhileWiring
+        #expect(again.back !== holder.back)
+        #expect(assembly.counter["back"] == 2)
+        #expect(assembly.log.entries == ["dispose back", "dispose back"])
+    }
+
+    @Test func resetInsideTheBodyOfAnInstanceOfTheScopeDropsItToo() {
+        let assembly = ResetInsideAssembly()
+        let cart = assembly.selfResetting
+        #expect(assembly.log.entries == ["dispose user", "dispose cart"])
+        #expect(assembly.selfResetting !== cart)
+    }
+
+    @Test func resetInAHookDropsAndDisposesWhatItsGraphBuilt() {
+        let assembly = ResetInsideAssembly()
+        let holder = assembly.resetInHook
+        #expect(assembly.log.entries == ["dispose cart", "dispose user"])
+        #expect(assembly.cart !== holder.cart)
+    }
+
+    @Test func disposeMayReadTheFamilyAndResetAgain() {
+        let assembly = ResetChainAssembly()
+        _ = assembly.link
+        #expect(finishes { assembly.reset(.resetSession) })
+        #expect(assembly.counter["dispose"] == 1)
     }
 }

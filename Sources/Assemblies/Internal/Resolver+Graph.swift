@@ -113,19 +113,21 @@ extension Resolver {
     }
 
     /// Runs `body` on this thread's spare resolver: a read of another family, or one made while
-    /// this graph is being released, is a top-level resolution of its own.
+    /// this graph is being released, is a top-level resolution of its own. `key` is the read that
+    /// crosses to another family, counted to stop a cycle between families; nil for a read that is
+    /// only meant to start a graph of its own (see ``inGraphOfItsOwn(_:)``).
     @usableFromInline
-    func withSpare<Result>(crossingWith key: DefinitionKey, _ body: (Resolver) -> Result) -> Result {
+    func withSpare<Result>(crossingWith key: DefinitionKey?, _ body: (Resolver) -> Result) -> Result {
         let spare = self.spare ?? Resolver(thread: thread)
         self.spare = nil
         spare.outer = self
         spare.crossingKey = key
-        spare.crossings = crossings + 1
+        spare.crossings = key == nil ? crossings : crossings + 1
         if spare.crossings > Self.crossingLimit {
             var chain: [DefinitionKey] = []
             var resolver: Resolver? = spare
-            while let current = resolver, let key = current.crossingKey {
-                chain.append(key)
+            while let current = resolver {
+                if let key = current.crossingKey { chain.append(key) }
                 resolver = current.outer
             }
             Failure.crossFamilyCycle(chain.reversed())
@@ -136,6 +138,15 @@ extension Resolver {
         pthread_setspecific(resolverKey, raw)
         self.spare = spare
         return result
+    }
+
+    /// Runs `body`, whose reads are top-level reads with graphs of their own even when a graph is
+    /// open on this thread: how a property wrapper read inside a definition body resolves.
+    func inGraphOfItsOwn<Result>(_ body: () -> Result) -> Result {
+        if activeFamilyID == 0 && !isClosing {
+            return body()
+        }
+        return withSpare(crossingWith: nil) { _ in body() }
     }
 
     // MARK: Instances
