@@ -93,7 +93,21 @@ open class Assembly: @unchecked Sendable {
         line: UInt = #line,
         _ body: (Definition<T>) -> T
     ) -> T {
-        resolve(explicitKey: key, scope: scope, function: function, file: file, line: line, argument: nil, body)
+        var definitionKey = DefinitionKey(
+            assembly: type(of: self),
+            member: function,
+            type: T.self,
+            explicitKey: key,
+            file: file,
+            line: line,
+            argument: nil
+        )
+        return Reading.read(
+            &definitionKey,
+            scope: scope,
+            in: family,
+            body
+        )
     }
 
     /// Defines how the object this member returns is built, when it needs no registration.
@@ -118,7 +132,20 @@ open class Assembly: @unchecked Sendable {
         line: UInt = #line,
         _ body: () -> T
     ) -> T {
-        define(withKey: key, scope: scope, function: function, file: file, line: line) { (_: Definition<T>) in body() }
+        var definitionKey = DefinitionKey(
+            assembly: type(of: self),
+            member: function,
+            type: T.self,
+            explicitKey: key,
+            file: file,
+            line: line,
+            argument: nil
+        )
+        return Reading.read(
+            &definitionKey,
+            scope: scope,
+            in: family
+        ) { (_: Definition<T>) in body() }
     }
 
     /// Defines how an object built outside the framework is wired: injection into an existing object.
@@ -154,8 +181,20 @@ open class Assembly: @unchecked Sendable {
         line: UInt = #line,
         _ body: (Definition<T>) -> T
     ) -> T {
-        resolve(explicitKey: key, scope: scope, function: function, file: file, line: line, argument: existing) {
-            definition in
+        var definitionKey = DefinitionKey(
+            assembly: type(of: self),
+            member: function,
+            type: T.self,
+            explicitKey: key,
+            file: file,
+            line: line,
+            argument: existing
+        )
+        return Reading.read(
+            &definitionKey,
+            scope: scope,
+            in: family
+        ) { definition in
             definition.initObject(existing)
             return body(definition)
         }
@@ -237,17 +276,19 @@ open class Assembly: @unchecked Sendable {
             types.append(ObjectIdentifier(Value.self))
         }
         repeat add(each arguments)
-        let definitionKey = DefinitionKey(
+        let arguments = ArgumentList(values: values, types: types)
+        // The key doesn't retain its arguments: this call keeps them while the read runs.
+        var definitionKey = DefinitionKey(
             assembly: type(of: self),
             member: function,
             type: T.self,
             explicitKey: key,
             file: file,
             line: line,
-            arguments: ArgumentList(values: values, types: types)
+            arguments: arguments
         )
-        return Resolver.withCurrent(key: family.resolverKey) {
-            $0.resolve(definitionKey, scope: scope, in: family, body)
+        return withExtendedLifetime(arguments) {
+            Reading.read(&definitionKey, scope: scope, in: family, body)
         }
     }
 
@@ -280,32 +321,6 @@ open class Assembly: @unchecked Sendable {
         define(withKey: key, scope: scope, arguments: repeat each arguments, function: function, file: file, line: line)
         {
             (_: Definition<T>) in body()
-        }
-    }
-
-    /// Resolves one read of the definition at `function` on this thread's resolver.
-    @inlinable
-    @inline(__always)
-    final func resolve<T>(
-        explicitKey: StaticString?,
-        scope: Scope,
-        function: StaticString,
-        file: StaticString,
-        line: UInt,
-        argument: AnyObject?,
-        _ body: (Definition<T>) -> T
-    ) -> T {
-        let definitionKey = DefinitionKey(
-            assembly: type(of: self),
-            member: function,
-            type: T.self,
-            explicitKey: explicitKey,
-            file: file,
-            line: line,
-            argument: argument
-        )
-        return Resolver.withCurrent(key: family.resolverKey) {
-            $0.resolve(definitionKey, scope: scope, in: family, body)
         }
     }
 

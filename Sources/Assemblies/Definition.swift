@@ -21,25 +21,37 @@
 /// A `Definition` is only valid while its body runs, on the thread that runs it; using it
 /// afterwards, or from another thread, stops the program.
 public struct Definition<T> {
-    /// The frame of the resolution it belongs to, named by numbers rather than by a reference: each
-    /// use looks the frame up on the current thread, so a definition kept too long is recognised
-    /// instead of reaching freed memory.
-    @usableFromInline let resolver: UInt64
-    @usableFromInline let frame: Int
+    /// The frame of the resolution it belongs to. Each use looks the frame up among the resolvers
+    /// of the current thread: by the resolver's address (`resolver` is only dereferenced once it is
+    /// known to be a live resolver of this thread: it may be gone), its number (unique for the
+    /// process, so a new resolver at a freed one's address doesn't match) and the frame's serial.
+    /// So a definition kept too long, or used on another thread, is recognised instead of reaching
+    /// freed memory.
+    @usableFromInline let resolver: Unmanaged<Resolver>
+    @usableFromInline let number: UInt64
     @usableFromInline let serial: UInt64
+    @usableFromInline let frameIndex: Int32
+    /// The pthread key of the thread's current resolver (see ``resolverKey``), carried along so that
+    /// a use needs no lazy-global check; it fits in 32 bits on every platform.
+    @usableFromInline let resolverKey: UInt32
+
+    @inlinable
+    var frame: Int { Int(frameIndex) }
 
     @inlinable
     init(resolver: Resolver, frame: Int, serial: UInt64) {
-        self.resolver = resolver.number
-        self.frame = frame
+        self.resolver = Unmanaged.passUnretained(resolver)
+        number = resolver.number
         self.serial = serial
+        frameIndex = Int32(truncatingIfNeeded: frame)
+        resolverKey = resolver.threadKey
     }
 
     /// Calls `body` with the resolver whose frame this definition belongs to.
     @inlinable
     func withResolver<Result>(_ body: (Resolver) -> Result) -> Result {
         Resolver.withCurrent { current in
-            body(current.resolver(numbered: resolver, frame: frame, serial: serial))
+            body(current.resolver(at: resolver.toOpaque(), numbered: number, frame: frame, serial: serial))
         }
     }
 
@@ -65,6 +77,7 @@ public struct Definition<T> {
     /// - Parameter object: The instance this definition builds.
     /// - Returns: `object`, unchanged.
     @inlinable
+    @inline(__always)
     @discardableResult
     public func initObject<Object>(_ object: Object) -> Object {
         let instance: T
@@ -75,7 +88,19 @@ public struct Definition<T> {
         } else {
             withResolver { Failure.registeredWrongType($0.key(ofFrame: frame), object: Object.self, expected: T.self) }
         }
-        withResolver { $0.register(instance, frame: frame, serial: serial) }
+        if isReference(T.self) {
+            // The common case, without a closure that would retain the instance.
+            Resolver.register(
+                unsafeBitCast(instance, to: AnyObject.self),
+                resolver: resolver,
+                number: number,
+                frame: frame,
+                serial: serial,
+                key: resolverKey
+            )
+        } else {
+            withResolver { $0.register(instance, frame: frame, serial: serial) }
+        }
         return object
     }
 
@@ -138,6 +163,7 @@ public struct Definition<T> {
     /// let knight = definition *~> Knight(name: "Lancelot")
     /// ```
     @inlinable
+    @inline(__always)
     @discardableResult
     public static func *~> <Object>(definition: Definition<T>, object: Object) -> Object {
         definition.initObject(object)

@@ -15,7 +15,10 @@
 /// hash reads the name's length and at most 8 of its bytes. Arguments are compared by value (and
 /// by their static types) only when every word matches.
 ///
-/// A key owns its ``ArgumentList``: whoever keeps a key keeps the argument values it names.
+/// A key is trivial to copy — the read path copies and compares it in every getter — so it refers
+/// to its ``ArgumentList`` without retaining it. The `define` call that makes a key keeps the list
+/// alive while the read runs; whatever keeps a key beyond that keeps it as a ``StoredKey``, which
+/// retains the list (see `Internal/UnsafeCode.md`).
 @usableFromInline
 struct DefinitionKey {
     // MARK: Identity
@@ -47,10 +50,11 @@ struct DefinitionKey {
     @usableFromInline let type: Any.Type
     /// The member name (`#function`).
     @usableFromInline let member: StaticString
-    /// The argument values of a definition that takes arguments, or nil. A key left in the
-    /// resolver's table after its graph closed drops them (see ``Resolver/closeGraph()``), so that
-    /// the table keeps no argument alive, and then matches no other key.
-    @usableFromInline var arguments: ArgumentList?
+    /// The argument values of a definition that takes arguments, or nil; not retained (see above).
+    /// A key left in the resolver's table after its graph closed drops them (see
+    /// ``Resolver/closeGraph()``), so that the table keeps no argument alive, and then matches no
+    /// other key.
+    @usableFromInline unowned(unsafe) var arguments: ArgumentList?
 
     @inlinable
     @inline(__always)

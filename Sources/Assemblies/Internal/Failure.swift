@@ -204,6 +204,7 @@ enum Failure {
         )
     }
 
+    @usableFromInline
     static func definitionUsedOutsideItsBody() -> Never {
         stop(
             """

@@ -157,9 +157,9 @@ final class OverrideTable: Sendable {
 @usableFromInline
 final class Override: @unchecked Sendable {
     // @unchecked: `isUsed` and `prebuilt` are only touched under the owning table's lock or `lock`.
-    let key: DefinitionKey
-    /// The arguments `key` refers to (a key path through a subscript), kept as long as the key.
-    let arguments: ArgumentList?
+    /// The definition it replaces (with the arguments of a key path through a subscript).
+    let storedKey: StoredKey
+    var key: DefinitionKey { storedKey.key }
     let keyPath: AnyKeyPath
     @usableFromInline let scope: Scope?
     private let factory: @Sendable () -> Any
@@ -168,10 +168,8 @@ final class Override: @unchecked Sendable {
     private var prebuilt: Any?
     var isUsed = false
 
-    init(key: DefinitionKey, keyPath: AnyKeyPath, scope: Scope?, factory: @escaping @Sendable () -> Any, prebuilt: Any?)
-    {
-        self.key = key
-        arguments = key.arguments
+    init(key: StoredKey, keyPath: AnyKeyPath, scope: Scope?, factory: @escaping @Sendable () -> Any, prebuilt: Any?) {
+        storedKey = key
         self.keyPath = keyPath
         self.scope = scope
         self.factory = factory
@@ -197,7 +195,9 @@ final class Override: @unchecked Sendable {
 @usableFromInline
 final class OverrideCapture {
     let make: () -> Any
-    var key: DefinitionKey?
+    /// The definition the key path reads, kept with its arguments: the read that made it has
+    /// returned by the time the override is added.
+    var key: StoredKey?
     var scope: Scope?
     var prebuilt: Any?
 
@@ -210,7 +210,7 @@ final class OverrideCapture {
         resolver.pendingCapture = nil
         let made = make()
         guard let instance = made as? T else { Failure.keyPathIsNotTheDefinition(key, value: type(of: made)) }
-        self.key = key
+        self.key = StoredKey(key)
         self.scope = scope
         prebuilt = made
         return instance

@@ -18,7 +18,7 @@ extension Resolver {
     @inlinable
     @inline(__always)
     func resolveInNewGraph<T>(
-        _ key: DefinitionKey,
+        _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
         keepingSingletonsIn store: SingletonStore,
@@ -77,8 +77,8 @@ extension Resolver {
             activeContextSingletons = nil
         }
         if !argumentEntries.isEmpty {
-            for index in argumentEntries {
-                keys.dropArguments(at: Int(index))
+            for entry in argumentEntries {
+                keys.dropArguments(at: Int(entry.index))
             }
             argumentEntries.removeAll(keepingCapacity: true)
         }
@@ -121,13 +121,13 @@ extension Resolver {
         let spare = self.spare ?? Resolver(thread: thread)
         self.spare = nil
         spare.outer = self
-        spare.crossingKey = key
+        spare.crossingKey = key.map(StoredKey.init)
         spare.crossings = key == nil ? crossings : crossings + 1
         if spare.crossings > Self.crossingLimit {
             var chain: [DefinitionKey] = []
             var resolver: Resolver? = spare
             while let current = resolver {
-                if let key = current.crossingKey { chain.append(key) }
+                if let key = current.crossingKey { chain.append(key.key) }
                 resolver = current.outer
             }
             Failure.crossFamilyCycle(chain.reversed())
@@ -136,6 +136,7 @@ extension Resolver {
         pthread_setspecific(resolverKey, Unmanaged.passUnretained(spare).toOpaque())
         let result = body(spare)
         pthread_setspecific(resolverKey, raw)
+        spare.crossingKey = nil
         self.spare = spare
         return result
     }
@@ -255,8 +256,8 @@ extension Resolver {
             }
             if key.pointee.arguments != nil {
                 // A key with arguments is only ever found in the graph that stamped it (keys of
-                // earlier graphs have dropped theirs).
-                argumentEntries.append(Int32(found))
+                // earlier graphs have dropped theirs), so the table's key refers to this list.
+                argumentEntries.append((Int32(found), StoredKey(key.pointee)))
             }
             if touchedCount == touchedCapacity {
                 touched = touched.moved(count: touchedCount, toCapacity: touchedCapacity * 2)
@@ -434,7 +435,10 @@ extension Resolver {
             entry.pointee.object = frame.object != nil ? frame.object.take() : object
         }
         if index == lowestHandedOut {
-            handedOutFrameFinished()
+            lowestHandedOut = .max
+            if !pending.isEmpty || !foreignHandouts.isEmpty {
+                handedOutFrameFinished()
+            }
         }
     }
 
@@ -473,14 +477,40 @@ extension Resolver {
         return true
     }
 
+    /// Registers `object` in the frame a ``Definition`` names: its resolver (at `address`, numbered
+    /// `number`), `frame` and `serial`, with `key` the thread's ``resolverKey``.
+    @usableFromInline
+    static func register(
+        _ object: AnyObject,
+        resolver address: Unmanaged<Resolver>,
+        number: UInt64,
+        frame: Int,
+        serial: UInt64,
+        key: UInt32
+    ) {
+        if pthread_getspecific(pthread_key_t(key)) == address.toOpaque() {
+            // The common case: the definition's resolver is this thread's current one, so it is alive.
+            address._withUnsafeGuaranteedRef { resolver in
+                if resolver.number != number { Failure.definitionUsedOutsideItsBody() }
+                resolver.register(object: object, value: -1, frame: frame, serial: serial)
+            }
+        } else {
+            _ = withCurrent { current in
+                current.resolver(at: address.toOpaque(), numbered: number, frame: frame, serial: serial)
+                    .register(object: object, value: -1, frame: frame, serial: serial)
+            }
+        }
+    }
+
     /// The resolver of this thread whose frame a ``Definition`` belongs to: this one or one it
     /// stands in for. Stops when the definition is used outside its body — after it returned, in a
     /// later graph, on another thread, or after its thread ended.
     @usableFromInline
-    func resolver(numbered number: UInt64, frame: Int, serial: UInt64) -> Resolver {
+    func resolver(at address: UnsafeMutableRawPointer, numbered number: UInt64, frame: Int, serial: UInt64) -> Resolver
+    {
         var resolver: Resolver? = self
         while let current = resolver {
-            if current.number == number {
+            if Unmanaged.passUnretained(current).toOpaque() == address && current.number == number {
                 guard frame < current.frameCount, current.frames[frame].serial == serial else { break }
                 return current
             }

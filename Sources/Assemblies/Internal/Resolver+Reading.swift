@@ -12,34 +12,45 @@ extension Resolver {
     @inlinable
     @inline(__always)
     func resolve<T>(
-        _ key: DefinitionKey,
+        _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
         _ body: (Definition<T>) -> T
     ) -> T {
-        if scope.kind == .singleton && !family.mayBeOverridden {
-            // The common case, inlined: a default-keyed singleton this thread has read before.
-            let line = singletonLine(for: key)
-            if line.pointee.familyID == family.id && line.pointee.name == key.name
-                && line.pointee.typeBits == key.typeBits && line.pointee.assemblyBits == key.assemblyBits
-                && line.pointee.argumentBits == key.argumentBits, let object = line.pointee.object
-            {
-                return unboxSingleton(object.takeUnretainedValue(), as: T.self)
-            }
-            if let cached = cachedSingletonObject(key, in: family) {
-                return unboxSingleton(cached, as: T.self)
-            }
+        if scope.kind == .singleton && !family.mayBeOverridden, let object = cachedSingleton(key, in: family) {
+            return unboxSingleton(object, as: T.self)
         }
         if activeFamilyID != family.id {
             return resolveTopLevel(key, scope: scope, in: family, body)
         }
-        return resolveInGraph(key, scope: scope, in: family, body)
+        switch scope.kind {
+        case .objectGraph: return resolveShared(key, scope: .objectGraph, body)
+        case .prototype: return resolvePrototype(key, body)
+        case .singleton, .weakSingleton, .resettable: return resolveStored(key, scope: scope, body)
+        }
+    }
+
+    /// A singleton this thread has already read: from the direct-mapped line for a default key,
+    /// inlined, or else from the second-level cache or the family.
+    @inlinable
+    @inline(__always)
+    func cachedSingleton(_ key: UnsafePointer<DefinitionKey>, in family: Family) -> AnyObject? {
+        let line = singletonLine(for: key)
+        if line.pointee.familyID == family.id && line.pointee.name == key.pointee.name
+            && line.pointee.typeBits == key.pointee.typeBits
+            && line.pointee.assemblyBits == key.pointee.assemblyBits
+            && line.pointee.line == key.pointee.line && line.pointee.file == key.pointee.file
+            && line.pointee.argumentBits == key.pointee.argumentBits, let object = line.pointee.object
+        {
+            return object.takeUnretainedValue()
+        }
+        return cachedSingletonObject(key, in: family)
     }
 
     @inlinable
     @inline(never)
     func resolveTopLevel<T>(
-        _ key: DefinitionKey,
+        _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
         _ body: (Definition<T>) -> T
@@ -48,7 +59,7 @@ extension Resolver {
             if family.mayBeOverridden || activeFamilyID == family.id | Self.overriddenGraph {
                 return resolveOverridable(key, scope: scope, in: family, body)
             }
-            return withSpare(crossingWith: key) { $0.resolveTopLevel(key, scope: scope, in: family, body) }
+            return withSpare(crossingWith: key.pointee) { $0.resolveTopLevel(key, scope: scope, in: family, body) }
         }
         return resolveInNewGraph(
             key,
@@ -63,7 +74,7 @@ extension Resolver {
     @inlinable
     @inline(__always)
     func resolveInGraph<T>(
-        _ key: DefinitionKey,
+        _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
         _ body: (Definition<T>) -> T
@@ -75,65 +86,74 @@ extension Resolver {
         }
     }
 
+    // The paths below are split where a body is called: the part before it (`enter…`) and after it
+    // (`leave…`) are functions of their own, inlined in release builds — where the code is the
+    // same as one function — but separate frames in debug builds, so that the frame that stays on
+    // the stack while the body runs (and reads the next level) is small.
+
     /// Resolves an object-graph definition. The two common cases are inlined into the caller: the
     /// instance is already in this graph, or a definition this thread has read before is read for
     /// the first time in this graph. Everything else goes through ``enter(_:hash:scope:)``.
     @inlinable
     @inline(__always)
-    func resolveShared<T>(_ key: DefinitionKey, scope: Scope.Kind, _ body: (Definition<T>) -> T) -> T {
-        let hash = key.hashBits
-        return withUnsafePointer(to: key) { key in
-            // One call of `enter` for every case the fast path leaves, to keep each getter small.
-            var step = 0
-            var isFast = false
-            let (found, _) = keys.find(key, hash: hash)
-            if found >= 0 && !entries[found].isSpecial && scope == .objectGraph {
-                let entry = entries + found
-                if entry.pointee.generation == generation {
-                    if entry.pointee.state == .done {
-                        (step, isFast) = (~(found << 1 | 1), true)
-                    } else if frames[Int(entry.pointee.frame)].hasInstance {
-                        // A back-reference to an instance being wired.
-                        let frame = Int(entry.pointee.frame)
-                        if frame < lowestHandedOut { lowestHandedOut = frame }
-                        (step, isFast) = (~(frame << 1), true)
-                    }
-                } else if touchedCount < touchedCapacity && frameCount < frameCapacity
-                    && frameCount + 1 != nextCycleCheck && UInt(bitPattern: key) > stackLimit
-                {
-                    entry.pointee.generation = generation
-                    entry.pointee.scope = scope
-                    entry.pointee.state = .building
-                    entry.pointee.value = -1
-                    touched[touchedCount] = Int32(found)
-                    touchedCount += 1
-                    serial &+= 1
-                    step = frameCount
-                    (frames + step).initialize(
-                        to: Frame(key: key, entry: Int32(found), scope: scope, value: -1, serial: serial, object: nil)
-                    )
-                    entry.pointee.frame = Int32(step)
-                    frameCount = step + 1
-                    isFast = true
+    func resolveShared<T>(_ key: UnsafePointer<DefinitionKey>, scope: Scope.Kind, _ body: (Definition<T>) -> T) -> T {
+        Reading.shared(key, scope: scope, on: self, body)
+    }
+
+    /// The frame to build a shared definition in, or the complement of an instance to hand back
+    /// (see ``enter(_:hash:scope:)``).
+    @inlinable
+    @inline(__always)
+    func enterShared(_ key: UnsafePointer<DefinitionKey>, scope: Scope.Kind) -> Int {
+        let hash = key.pointee.hashBits
+        let (found, _) = keys.find(key, hash: hash)
+        if found >= 0 && !entries[found].isSpecial && scope == .objectGraph {
+            let entry = entries + found
+            if entry.pointee.generation == generation {
+                if entry.pointee.state == .done {
+                    return ~(found << 1 | 1)
                 }
+                let frame = Int(entry.pointee.frame)
+                if frames[frame].hasInstance {
+                    // A back-reference to an instance being wired.
+                    if frame < lowestHandedOut { lowestHandedOut = frame }
+                    return ~(frame << 1)
+                }
+            } else if touchedCount < touchedCapacity && frameCount < frameCapacity
+                && frameCount + 1 != nextCycleCheck && UInt(bitPattern: key) > stackLimit
+            {
+                entry.pointee.generation = generation
+                entry.pointee.scope = scope
+                entry.pointee.state = .building
+                entry.pointee.value = -1
+                touched[touchedCount] = Int32(found)
+                touchedCount += 1
+                serial &+= 1
+                let step = frameCount
+                (frames + step).initialize(
+                    to: Frame(key: key, entry: Int32(found), scope: scope, value: -1, serial: serial, object: nil)
+                )
+                entry.pointee.frame = Int32(step)
+                frameCount = step + 1
+                return step
             }
-            if !isFast {
-                step = enter(key, hash: hash, scope: scope)
-            }
-            if step < 0 {
-                return reused(~step, as: T.self)
-            }
-            let result = body(Definition(resolver: self, frame: step, serial: serial))
-            if isReference(T.self) && frames[step].isBare {
-                frameCount = step
-                let entry = entries + Int(frames[step].entry)
-                (frames + step).deinitialize(count: 1)
-                entry.pointee.state = .done
-                entry.pointee.object = unsafeBitCast(result, to: AnyObject.self)
-            } else {
-                leave(step, returning: result)
-            }
-            return result
+        }
+        // One call of `enter` for every case the fast path leaves, to keep each getter small.
+        return enter(key, hash: hash, scope: scope)
+    }
+
+    /// Finishes the frame of a shared definition with the instance its body returned.
+    @inlinable
+    @inline(__always)
+    func leaveShared<T>(_ step: Int, returning result: T) {
+        if isReference(T.self) && frames[step].isBare {
+            frameCount = step
+            let entry = entries + Int(frames[step].entry)
+            (frames + step).deinitialize(count: 1)
+            entry.pointee.state = .done
+            entry.pointee.object = unsafeBitCast(result, to: AnyObject.self)
+        } else {
+            leave(step, returning: result)
         }
     }
 
@@ -141,32 +161,42 @@ extension Resolver {
     /// direct dependencies while it is being wired: then it is that instance.
     @inlinable
     @inline(__always)
-    func resolvePrototype<T>(_ key: DefinitionKey, _ body: (Definition<T>) -> T) -> T {
-        withUnsafePointer(to: key) { key in
-            let top = frameCount - 1
-            if key.pointee.isExplicit || (top >= 0 && DefinitionKey.same(frames[top].key, key)) {
-                checkPrototypeRead(key)
-            }
-            if top >= 1 && DefinitionKey.same(frames[top - 1].key, key) {
-                return reused(backReference(to: top - 1, key), as: T.self)
-            }
-            if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck || UInt(bitPattern: key) <= stackLimit {
-                prepareToPushDeeper(key)
-            }
-            serial &+= 1
-            let frame = frameCount
-            (frames + frame).initialize(
-                to: Frame(key: key, entry: -1, scope: .prototype, value: -1, serial: serial, object: nil)
-            )
-            frameCount = frame + 1
-            let result = body(Definition(resolver: self, frame: frame, serial: serial))
-            frameCount = frame
-            if !frames[frame].isBare {
-                leave(frame, returning: result)
-            } else {
-                (frames + frame).deinitialize(count: 1)
-            }
-            return result
+    func resolvePrototype<T>(_ key: UnsafePointer<DefinitionKey>, _ body: (Definition<T>) -> T) -> T {
+        Reading.prototype(key, on: self, body)
+    }
+
+    /// The frame to build a prototype in, or the complement of the instance a back-reference gets.
+    @inlinable
+    @inline(__always)
+    func enterPrototype(_ key: UnsafePointer<DefinitionKey>) -> Int {
+        let top = frameCount - 1
+        if key.pointee.isExplicit || (top >= 0 && DefinitionKey.same(frames[top].key, key)) {
+            checkPrototypeRead(key)
+        }
+        if top >= 1 && DefinitionKey.same(frames[top - 1].key, key) {
+            return ~backReference(to: top - 1, key)
+        }
+        if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck || UInt(bitPattern: key) <= stackLimit {
+            prepareToPushDeeper(key)
+        }
+        serial &+= 1
+        let frame = frameCount
+        (frames + frame).initialize(
+            to: Frame(key: key, entry: -1, scope: .prototype, value: -1, serial: serial, object: nil)
+        )
+        frameCount = frame + 1
+        return frame
+    }
+
+    /// Finishes the frame of a prototype with the instance its body returned.
+    @inlinable
+    @inline(__always)
+    func leavePrototype<T>(_ frame: Int, returning result: T) {
+        frameCount = frame
+        if !frames[frame].isBare {
+            leave(frame, returning: result)
+        } else {
+            (frames + frame).deinitialize(count: 1)
         }
     }
 
@@ -177,18 +207,18 @@ extension Resolver {
     /// task's own singletons while it overrides the family.
     @usableFromInline
     func resolveOverridable<T>(
-        _ key: DefinitionKey,
+        _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
         _ body: (Definition<T>) -> T
     ) -> T {
         if let capture = pendingCapture {
-            return capture.capture(key, scope: scope, on: self)
+            return capture.capture(key.pointee, scope: scope, on: self)
         }
         let isInGraph = activeFamilyID == family.id | Self.overriddenGraph
         guard let context = isInGraph ? activeContext : OverrideContext.innermost(for: family) else {
             if activeFamilyID != 0 || isClosing {
-                return withSpare(crossingWith: key) { $0.resolveTopLevel(key, scope: scope, in: family, body) }
+                return withSpare(crossingWith: key.pointee) { $0.resolveTopLevel(key, scope: scope, in: family, body) }
             }
             return resolveInNewGraph(
                 key,
@@ -199,7 +229,7 @@ extension Resolver {
                 body
             )
         }
-        if let override = context.override(for: key) {
+        if let override = context.override(for: key.pointee) {
             return resolve(key, scope: override.scope ?? scope, in: family, context: context, isInGraph: isInGraph) {
                 _ in override.make(T.self)
             }
@@ -210,7 +240,7 @@ extension Resolver {
     /// Resolves a read in a task that overrides `family`, in a graph whose singletons are the
     /// context's.
     func resolve<T>(
-        _ key: DefinitionKey,
+        _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
         context: OverrideContext,
@@ -221,7 +251,7 @@ extension Resolver {
             return resolveInGraph(key, scope: scope, in: family, body)
         }
         if activeFamilyID != 0 || isClosing {
-            return withSpare(crossingWith: key) {
+            return withSpare(crossingWith: key.pointee) {
                 $0.resolve(key, scope: scope, in: family, context: context, isInGraph: false, body)
             }
         }

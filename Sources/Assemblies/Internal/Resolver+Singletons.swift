@@ -7,19 +7,21 @@ extension Resolver {
     /// The object of a singleton already built for `family` (see ``boxSingleton(_:)``), from this
     /// thread's cache or, the first time, from the family.
     @usableFromInline
-    func cachedSingletonObject(_ key: DefinitionKey, in family: Family) -> AnyObject? {
+    func cachedSingletonObject(_ keyPointer: UnsafePointer<DefinitionKey>, in family: Family) -> AnyObject? {
+        let key = keyPointer.pointee
         let hash = key.hashBits
         if cacheFamilyID == family.id {
             let (index, _) = cacheKeys.find(key, hash: hash)
             if index >= 0 {
                 if key.isExplicit { key.requireSameType(as: cacheKeys.keys[index]) }
-                fillSingletonLine(for: key, in: family, with: cacheObjects[index])
+                fillSingletonLine(for: keyPointer, in: family, with: cacheObjects[index])
                 return cacheObjects[index].takeUnretainedValue()
             }
         }
         guard let (object, builtKey) = family.singletons.published(key) else { return nil }
         if cacheFamilyID != family.id {
             cacheKeys.removeAll()
+            cacheArguments.removeAll()
             cacheFamilyID = family.id
         }
         if cacheKeys.isFull {
@@ -27,21 +29,27 @@ extension Resolver {
             cacheObjects = cacheObjects.moved(count: cacheKeys.count, toCapacity: cacheKeys.capacity)
         }
         let (_, slot) = cacheKeys.find(key, hash: hash)
-        let index = withUnsafePointer(to: builtKey) { cacheKeys.insert($0, hash: hash, slot: slot) }
+        let index = withUnsafePointer(to: builtKey.key) { cacheKeys.insert($0, hash: hash, slot: slot) }
+        if builtKey.key.arguments != nil {
+            cacheArguments.append(builtKey)
+        }
         cacheObjects[index] = Unmanaged.passUnretained(object)
-        fillSingletonLine(for: key, in: family, with: cacheObjects[index])
+        fillSingletonLine(for: keyPointer, in: family, with: cacheObjects[index])
         return object
     }
 
-    func fillSingletonLine(for key: DefinitionKey, in family: Family, with object: Unmanaged<AnyObject>) {
+    func fillSingletonLine(for key: UnsafePointer<DefinitionKey>, in family: Family, with object: Unmanaged<AnyObject>)
+    {
         // An explicit key's reads check its type each time; arguments are compared by value.
-        guard !key.isExplicit && !key.hasArguments else { return }
+        guard !key.pointee.isExplicit && !key.pointee.hasArguments else { return }
         singletonLine(for: key).pointee = SingletonLine(
             familyID: family.id,
-            assemblyBits: key.assemblyBits,
-            typeBits: key.typeBits,
-            argumentBits: key.argumentBits,
-            name: key.name,
+            assemblyBits: key.pointee.assemblyBits,
+            typeBits: key.pointee.typeBits,
+            argumentBits: key.pointee.argumentBits,
+            name: key.pointee.name,
+            line: key.pointee.line,
+            file: key.pointee.file,
             object: object
         )
     }
@@ -50,7 +58,8 @@ extension Resolver {
 
     /// Reads a stored definition from the graph's store, or builds it in this graph.
     @usableFromInline
-    func resolveStored<T>(_ key: DefinitionKey, scope: Scope, _ body: (Definition<T>) -> T) -> T {
+    func resolveStored<T>(_ keyPointer: UnsafePointer<DefinitionKey>, scope: Scope, _ body: (Definition<T>) -> T) -> T {
+        let key = keyPointer.pointee
         if key.isExplicit { checkExplicitStoredKey(key, scope: scope.kind) }
         let store = activeStore.unsafelyUnwrapped
         var waited = false
@@ -65,9 +74,9 @@ extension Resolver {
             thread.mayHaveForeignDependencies = true
             return unboxStored(object, scope: scope, as: T.self)
         case .initializerCycle(let chain):
-            Failure.initializerCycle(chain + threadChain(to: key))
+            Failure.initializerCycle(chain.map(\.key) + threadChain(to: key))
         case .build(let slot):
-            return build(slot, key, scope: scope, in: store, body)
+            return build(slot, keyPointer, scope: scope, in: store, body)
         }
     }
 
@@ -75,27 +84,24 @@ extension Resolver {
     func claimant(for key: DefinitionKey) -> SingletonStore.Claimant {
         SingletonStore.Claimant(
             frame: FrameReference(thread: thread, resolver: number, frame: frameCount, serial: serial &+ 1),
-            chain: { self.threadChain(to: key) }
+            chain: { self.threadChain(to: key).map(StoredKey.init) }
         )
     }
 
     func build<T>(
         _ slot: SingletonSlot,
-        _ key: DefinitionKey,
+        _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in store: SingletonStore,
         _ body: (Definition<T>) -> T
     ) -> T {
-        if key.isMethodWithParameters { Failure.singletonMethodWithParameters(key, scope: scope) }
-        let result = withUnsafePointer(to: key) { key in
-            let step = push(key, entry: -1, scope: scope.kind)
-            building.append(slot)
-            let result = body(Definition(resolver: self, frame: step, serial: serial))
-            leave(step, returning: result)
-            building.removeLast()
-            return result
-        }
-        let object = scope.kind == .weakSingleton ? weaklyHeld(result, key) : boxSingleton(result)
+        if key.pointee.isMethodWithParameters { Failure.singletonMethodWithParameters(key.pointee, scope: scope) }
+        let step = push(key, entry: -1, scope: scope.kind)
+        building.append(slot)
+        let result = body(Definition(resolver: self, frame: step, serial: serial))
+        leave(step, returning: result)
+        building.removeLast()
+        let object = scope.kind == .weakSingleton ? weaklyHeld(result, key.pointee) : boxSingleton(result)
         if scope.kind == .weakSingleton { keptAlive.append(object) }
         settle([Pending(slot: slot, store: store, object: object)])
         return result
@@ -169,10 +175,10 @@ extension Resolver {
         )
     }
 
-    /// Called when the frame at ``lowestHandedOut`` has finished: what waited for it waits for the
-    /// next unfinished frame of this thread, or is published.
+    /// Called when the frame that was ``lowestHandedOut`` has finished (and ``lowestHandedOut`` is
+    /// reset): what waited for it waits for the next unfinished frame of this thread, or is
+    /// published.
     func handedOutFrameFinished() {
-        lowestHandedOut = .max
         if !foreignHandouts.isEmpty {
             let next =
                 outermostHandedOut()?.1

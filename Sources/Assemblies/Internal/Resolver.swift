@@ -39,6 +39,8 @@ final class Resolver {
     let thread: ResolverThread
     /// The stack address below which resolution stops (see ``StackLimit``).
     @usableFromInline let stackLimit: UInt
+    /// ``resolverKey`` (a copy read without the lazy global's check), for ``Definition``.
+    @usableFromInline let threadKey = UInt32(truncatingIfNeeded: Assemblies.resolverKey)
 
     // MARK: The graph in flight
 
@@ -171,9 +173,9 @@ final class Resolver {
         var isBare: Bool { object == nil && value == -1 }
     }
 
-    /// Entries whose keys carry argument values: the keys drop them when the graph closes, so the
-    /// table keeps no argument alive.
-    @exclusivity(unchecked) var argumentEntries: [Int32] = []
+    /// Entries whose keys carry argument values, each with the key that keeps its values alive
+    /// until the graph closes; then the table's keys drop them, so that it keeps no argument alive.
+    @exclusivity(unchecked) var argumentEntries: [(index: Int32, key: StoredKey)] = []
 
     // MARK: Hooks
 
@@ -234,14 +236,18 @@ final class Resolver {
         @usableFromInline var typeBits: UInt = 0
         @usableFromInline var argumentBits: UInt = 0
         @usableFromInline var name: UnsafeRawPointer? = nil
+        @usableFromInline var line: UInt = 0
+        @usableFromInline var file: UInt = 0
         /// Unretained, like the second-level cache.
         @usableFromInline var object: Unmanaged<AnyObject>? = nil
     }
 
     /// The first-level line for `key`.
     @inlinable
-    func singletonLine(for key: DefinitionKey) -> UnsafeMutablePointer<SingletonLine> {
-        let index = (UInt(bitPattern: key.name) >> 3 ^ key.typeBits >> 4) & UInt(Self.singletonLineCount - 1)
+    func singletonLine(for key: UnsafePointer<DefinitionKey>) -> UnsafeMutablePointer<SingletonLine> {
+        let index =
+            (UInt(bitPattern: key.pointee.name) >> 3 ^ key.pointee.typeBits >> 4 ^ key.pointee.line)
+            & UInt(Self.singletonLineCount - 1)
         return singletonLines + Int(index)
     }
 
@@ -252,6 +258,8 @@ final class Resolver {
     /// Unretained: the family keeps its singletons alive, and the cache is only read for a family
     /// that a live assembly holds (``cacheFamilyID`` is unique per family).
     @usableFromInline @exclusivity(unchecked) var cacheObjects: UnsafeMutablePointer<Unmanaged<AnyObject>>
+    /// Keeps the arguments of the keys in `cacheKeys` that have some.
+    @exclusivity(unchecked) var cacheArguments: [StoredKey] = []
 
     // MARK: Other state
 
@@ -266,7 +274,7 @@ final class Resolver {
     /// For a spare resolver: the resolver it stands in for (which owns it), and the read that
     /// crossed over.
     unowned var outer: Resolver?
-    var crossingKey: DefinitionKey?
+    var crossingKey: StoredKey?
     /// How many resolutions of other families this one is nested in.
     var crossings = 0
     /// Beyond this many nested crossings between families, a resolution is a cycle that can't close.
@@ -344,3 +352,88 @@ let resolverKey: pthread_key_t = {
     precondition(result == 0, "Assemblies: pthread_key_create failed with \(result)")
     return key
 }()
+
+/// The entry of every read: `define` calls it.
+@usableFromInline
+enum Reading {
+    #if DEBUG
+    /// Resolves one read of a definition on this thread's resolver.
+    ///
+    /// In a debug build, where nothing is inlined, this is ``Resolver/resolve(_:scope:in:_:)``'s
+    /// dispatch written out on a strong reference rather than in `_withUnsafeGuaranteedRef`'s
+    /// closure, and transparent: fewer and smaller frames stay on the stack while a body runs,
+    /// for each level of a deep graph.
+    @_transparent
+    @usableFromInline
+    static func read<T>(
+        _ key: UnsafePointer<DefinitionKey>,
+        scope: Scope,
+        in family: Family,
+        _ body: (Definition<T>) -> T
+    ) -> T {
+        let raw = pthread_getspecific(family.resolverKey) ?? Resolver.makeCurrent()
+        let resolver = Unmanaged<Resolver>.fromOpaque(raw).takeUnretainedValue()
+        if scope.kind == .singleton && !family.mayBeOverridden, let object = resolver.cachedSingleton(key, in: family) {
+            return unboxSingleton(object, as: T.self)
+        }
+        if resolver.activeFamilyID != family.id {
+            return resolver.resolveTopLevel(key, scope: scope, in: family, body)
+        }
+        switch scope.kind {
+        case .objectGraph: return shared(key, scope: .objectGraph, on: resolver, body)
+        case .prototype: return prototype(key, on: resolver, body)
+        case .singleton, .weakSingleton, .resettable: return resolver.resolveStored(key, scope: scope, body)
+        }
+    }
+    #else
+    /// Resolves one read of a definition on this thread's resolver, without retaining it.
+    @inlinable
+    @inline(__always)
+    static func read<T>(
+        _ key: UnsafePointer<DefinitionKey>,
+        scope: Scope,
+        in family: Family,
+        _ body: (Definition<T>) -> T
+    ) -> T {
+        let raw = pthread_getspecific(family.resolverKey) ?? Resolver.makeCurrent()
+        return Unmanaged<Resolver>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+            $0.resolve(key, scope: scope, in: family, body)
+        }
+    }
+    #endif
+
+    /// Resolves a shared (object-graph) definition: see ``Resolver/enterShared(_:scope:)``.
+    @_transparent
+    @usableFromInline
+    static func shared<T>(
+        _ key: UnsafePointer<DefinitionKey>,
+        scope: Scope.Kind,
+        on resolver: Resolver,
+        _ body: (Definition<T>) -> T
+    ) -> T {
+        let step = resolver.enterShared(key, scope: scope)
+        if step < 0 {
+            return resolver.reused(~step, as: T.self)
+        }
+        let result = body(Definition(resolver: resolver, frame: step, serial: resolver.serial))
+        resolver.leaveShared(step, returning: result)
+        return result
+    }
+
+    /// Resolves a prototype: see ``Resolver/enterPrototype(_:)``.
+    @_transparent
+    @usableFromInline
+    static func prototype<T>(
+        _ key: UnsafePointer<DefinitionKey>,
+        on resolver: Resolver,
+        _ body: (Definition<T>) -> T
+    ) -> T {
+        let frame = resolver.enterPrototype(key)
+        if frame < 0 {
+            return resolver.reused(~frame, as: T.self)
+        }
+        let result = body(Definition(resolver: resolver, frame: frame, serial: resolver.serial))
+        resolver.leavePrototype(frame, returning: result)
+        return result
+    }
+}

@@ -11,7 +11,9 @@ final class SingletonSlot: @unchecked Sendable {
         case building, pending, published
     }
 
-    let key: DefinitionKey
+    /// The key, with the argument values it names.
+    let storedKey: StoredKey
+    var key: DefinitionKey { storedKey.key }
     let scope: Scope
     var state = State.building
     /// While building: the thread building it. While pending: the thread whose frame it waits for,
@@ -29,7 +31,7 @@ final class SingletonSlot: @unchecked Sendable {
     weak var weakObject: AnyObject?
     /// While building: the definitions from the building thread's outermost read to this one, for
     /// the message of a thread that waits for it too long.
-    var chain: [DefinitionKey] = []
+    var chain: [StoredKey] = []
     /// Threads waiting for it.
     var waitingThreads: [ResolverThread] = []
     /// Whether ``Assembly/reset(_:)`` dropped it while it was being built: once finished, it is
@@ -37,7 +39,7 @@ final class SingletonSlot: @unchecked Sendable {
     var isDropped = false
 
     init(key: DefinitionKey, scope: Scope) {
-        self.key = key
+        storedKey = StoredKey(key)
         self.scope = scope
     }
 

@@ -33,23 +33,23 @@ final class SingletonStore: @unchecked Sendable {
         case taken(AnyObject, from: FrameReference)
         /// Another thread builds it, waits for this one, and has not registered an instance yet:
         /// a cycle through initializers across threads. `chain` is the building thread's.
-        case initializerCycle(chain: [DefinitionKey])
+        case initializerCycle(chain: [StoredKey])
     }
 
     /// The thread and the frame that would build a slot claimed for building.
     struct Claimant {
         let frame: FrameReference
         /// The definitions from the thread's outermost read to the one being read.
-        let chain: () -> [DefinitionKey]
+        let chain: () -> [StoredKey]
         var thread: ResolverThread { frame.thread }
     }
 
     /// The published instance of a singleton, and the key that built it, for the per-thread caches.
-    func published(_ key: DefinitionKey) -> (object: AnyObject, key: DefinitionKey)? {
+    func published(_ key: DefinitionKey) -> (object: AnyObject, key: StoredKey)? {
         lock.withLock {
             guard let slot = slots[key], slot.state == .published, let object = slot.object else { return nil }
             if key.isExplicit { key.requireSameType(as: slot.key) }
-            return (object, slot.key)
+            return (object, slot.storedKey)
         }
     }
 
@@ -66,7 +66,7 @@ final class SingletonStore: @unchecked Sendable {
             guard let slot = slots[key] else {
                 let slot = SingletonSlot(key: key, scope: scope)
                 startBuilding(slot, for: claimant)
-                slots[key] = slot
+                slots[slot.key] = slot  // the slot keeps the key's arguments
                 return .build(slot)
             }
             if key.isExplicit { key.requireSameType(as: slot.key) }
@@ -161,7 +161,7 @@ final class SingletonStore: @unchecked Sendable {
     /// Publishes a finished slot: from now on every thread reads `object`. Returns the slot's
     /// instance instead when ``reset(_:)`` dropped it meanwhile: the caller disposes of it.
     func publish(_ slot: SingletonSlot, object: AnyObject) -> AnyObject? {
-        let (dropped, leftovers) = lock.withLock { () -> (AnyObject?, (AnyObject?, [DefinitionKey], SingletonSlot?)) in
+        let (dropped, leftovers) = lock.withLock { () -> (AnyObject?, (AnyObject?, [StoredKey], SingletonSlot?)) in
             let leftovers = (slot.inFlight, slot.chain, slots[slot.key] === slot && slot.isDropped ? slot : nil)
             slot.inFlight = nil
             slot.chain = []
@@ -219,13 +219,13 @@ final class SingletonStore: @unchecked Sendable {
         waiter: Claimant,
         seconds: Double,
         holder: ResolverThread?,
-        chain: [DefinitionKey]
+        chain: [StoredKey]
     ) -> String {
         let holderDescription = holder.map(\.description) ?? "another thread"
         return """
             \(waiter.thread.description) has waited \(seconds) s for the singleton \(key.description), \
-            which \(holderDescription) is building or is about to publish: \(Failure.describe(chain)). \
-            This thread reads it from \(Failure.describe(waiter.chain())). If code running in that \
+            which \(holderDescription) is building or is about to publish: \(Failure.describe(chain.map(\.key))). \
+            This thread reads it from \(Failure.describe(waiter.chain().map(\.key))). If code running in that \
             chain waits for this thread (a DispatchQueue.sync, a semaphore, a lock), neither can go \
             on. To fix this, don't wait for other threads in definition bodies and hooks; build what \
             they wait for before the singleton, or eagerly with activate(). Still waiting.
