@@ -91,7 +91,7 @@ public struct Definition<T> {
         if isReference(T.self) {
             // The common case, without a closure that would retain the instance.
             Resolver.register(
-                unsafeBitCast(instance, to: AnyObject.self),
+                Unmanaged.passUnretained(unsafeBitCast(instance, to: AnyObject.self)),
                 resolver: resolver,
                 number: number,
                 frame: frame,

@@ -481,7 +481,7 @@ extension Resolver {
     /// `number`), `frame` and `serial`, with `key` the thread's ``resolverKey``.
     @usableFromInline
     static func register(
-        _ object: AnyObject,
+        _ object: Unmanaged<AnyObject>,
         resolver address: Unmanaged<Resolver>,
         number: UInt64,
         frame: Int,
@@ -492,12 +492,12 @@ extension Resolver {
             // The common case: the definition's resolver is this thread's current one, so it is alive.
             address._withUnsafeGuaranteedRef { resolver in
                 if resolver.number != number { Failure.definitionUsedOutsideItsBody() }
-                resolver.register(object: object, value: -1, frame: frame, serial: serial)
+                resolver.register(object: object.takeUnretainedValue(), value: -1, frame: frame, serial: serial)
             }
         } else {
             _ = withCurrent { current in
                 current.resolver(at: address.toOpaque(), numbered: number, frame: frame, serial: serial)
-                    .register(object: object, value: -1, frame: frame, serial: serial)
+                    .register(object: object.takeUnretainedValue(), value: -1, frame: frame, serial: serial)
             }
         }
     }
