@@ -56,27 +56,37 @@ extension Resolver {
 
     // MARK: Building
 
+    // Split like the other read paths (see Resolver+Reading.swift): what stays on the stack while
+    // a body runs is `resolveStored` and `build`, which do little; the work before and after the
+    // body is in functions of their own.
+
     /// Reads a stored definition from the graph's store, or builds it in this graph.
     @usableFromInline
-    func resolveStored<T>(_ keyPointer: UnsafePointer<DefinitionKey>, scope: Scope, _ body: (Definition<T>) -> T) -> T {
+    func resolveStored<T>(_ key: UnsafePointer<DefinitionKey>, scope: Scope, _ body: (Definition<T>) -> T) -> T {
+        Reading.stored(key, scope: scope, on: self, body)
+    }
+
+    /// The instance a read of a stored definition gets, or the slot it builds the instance in.
+    @usableFromInline
+    func claimStored(_ keyPointer: UnsafePointer<DefinitionKey>, scope: Scope) -> (AnyObject?, SingletonSlot?) {
         let key = keyPointer.pointee
         if key.isExplicit { checkExplicitStoredKey(key, scope: scope.kind) }
-        let store = activeStore.unsafelyUnwrapped
         var waited = false
-        let claim = store.claim(key, scope: scope, for: claimant(for: key), waited: &waited)
+        let claim = activeStore.unsafelyUnwrapped.claim(key, scope: scope, for: claimant(for: key), waited: &waited)
         if waited { takeInbox() }
         switch claim {
         case .instance(let object):
-            return unboxStored(object, scope: scope, as: T.self)
+            return (object, nil)
         case .inFlight(let object, let builder):
-            return unboxStored(inFlight(object, builtBy: builder, key), scope: scope, as: T.self)
+            return (inFlight(object, builtBy: builder, key), nil)
         case .taken(let object, _):
             thread.mayHaveForeignDependencies = true
-            return unboxStored(object, scope: scope, as: T.self)
+            return (object, nil)
         case .initializerCycle(let chain):
             Failure.initializerCycle(chain.map(\.key) + threadChain(to: key))
         case .build(let slot):
-            return build(slot, keyPointer, scope: scope, in: store, body)
+            if key.isMethodWithParameters { Failure.singletonMethodWithParameters(key, scope: scope) }
+            return (nil, slot)
         }
     }
 
@@ -88,23 +98,20 @@ extension Resolver {
         )
     }
 
-    func build<T>(
-        _ slot: SingletonSlot,
-        _ key: UnsafePointer<DefinitionKey>,
-        scope: Scope,
-        in store: SingletonStore,
-        _ body: (Definition<T>) -> T
-    ) -> T {
-        if key.pointee.isMethodWithParameters { Failure.singletonMethodWithParameters(key.pointee, scope: scope) }
+    /// Pushes the frame that builds `slot`; returns its index.
+    @usableFromInline
+    func startBuilding(_ slot: SingletonSlot, _ key: UnsafePointer<DefinitionKey>, scope: Scope) -> Int {
         let step = push(key, entry: -1, scope: scope.kind)
         building.append(slot)
-        let result = body(Definition(resolver: self, frame: step, serial: serial))
-        leave(step, returning: result)
+        return step
+    }
+
+    /// Publishes what a body built in `slot` — or holds it back (see ``settle(_:)``).
+    @usableFromInline
+    func finishBuilding(_ slot: SingletonSlot, _ object: AnyObject) {
         building.removeLast()
-        let object = scope.kind == .weakSingleton ? weaklyHeld(result, key.pointee) : boxSingleton(result)
-        if scope.kind == .weakSingleton { keptAlive.append(object) }
-        settle([Pending(slot: slot, store: store, object: object)])
-        return result
+        if slot.scope.kind == .weakSingleton { keptAlive.append(object) }
+        settle([Pending(slot: slot, store: activeStore.unsafelyUnwrapped, object: object)])
     }
 
     /// The instance of a slot that a graph of this thread is building: the instance it registered,

@@ -382,6 +382,7 @@ enum Reading {
         switch scope.kind {
         case .objectGraph: return shared(key, scope: .objectGraph, on: resolver, body)
         case .prototype: return prototype(key, on: resolver, body)
+        // Out of line: inlined, its locals would enlarge this frame for every read.
         case .singleton, .weakSingleton, .resettable: return resolver.resolveStored(key, scope: scope, body)
         }
     }
@@ -434,6 +435,30 @@ enum Reading {
         }
         let result = body(Definition(resolver: resolver, frame: frame, serial: resolver.serial))
         resolver.leavePrototype(frame, returning: result)
+        return result
+    }
+
+    /// Reads a stored definition (singleton, weak singleton, resettable scope) from the graph's
+    /// store, or builds it in the slot this read claimed (see ``Resolver/claimStored(_:scope:)``).
+    @_transparent
+    @usableFromInline
+    static func stored<T>(
+        _ key: UnsafePointer<DefinitionKey>,
+        scope: Scope,
+        on resolver: Resolver,
+        _ body: (Definition<T>) -> T
+    ) -> T {
+        let (object, slot) = resolver.claimStored(key, scope: scope)
+        guard let slot else {
+            return unboxStored(object.unsafelyUnwrapped, scope: scope, as: T.self)
+        }
+        let step = resolver.startBuilding(slot, key, scope: scope)
+        let result = body(Definition(resolver: resolver, frame: step, serial: resolver.serial))
+        resolver.leave(step, returning: result)
+        resolver.finishBuilding(
+            slot,
+            scope.kind == .weakSingleton ? weaklyHeld(result, key.pointee) : boxSingleton(result)
+        )
         return result
     }
 }

@@ -4,6 +4,7 @@
 /// returned but the instance may still point at an instance being wired further down that thread
 /// (see ``Resolver/finishStored(_:object:in:frame:)``), and *published* once it is whole: from then
 /// on it is never replaced. Every mutable field is only touched while the store's lock is held.
+@usableFromInline
 final class SingletonSlot: @unchecked Sendable {
     // @unchecked: the mutable fields are guarded by the owning store's lock.
 

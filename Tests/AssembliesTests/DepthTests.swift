@@ -1,0 +1,78 @@
+import Assemblies
+import Foundation
+import Testing
+
+// Graphs nested very deeply: they resolve while the thread's stack lasts, and stop with a message
+// — never a crash — before it runs out.
+
+private final class Level {
+    let depth: Int
+    let next: Level?
+    init(depth: Int, next: Level?) {
+        self.depth = depth
+        self.next = next
+    }
+}
+
+private final class DepthAssembly: Assembly, @unchecked Sendable {
+    /// A finite recursion: `levels` deep.
+    func level(_ depth: Int, of levels: Int) -> Level {
+        define(scope: .prototype, arguments: depth, levels) {
+            Level(depth: depth, next: depth + 1 < levels ? self.level(depth + 1, of: levels) : nil)
+        }
+    }
+
+    /// A recursion that never ends: every call has a new argument, so it is never a cycle.
+    func endless(_ depth: Int) -> Level {
+        define(arguments: depth) { Level(depth: depth, next: self.endless(depth + 1)) }
+    }
+
+    var entry: Level { define { self.endless(0) } }
+}
+
+/// Runs `body` on a thread with a stack of `size` bytes and waits for it.
+private func onThread(stackSize size: Int, _ body: @escaping @Sendable () -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        body()
+        done.signal()
+    }
+    thread.stackSize = size
+    thread.start()
+    done.wait()
+}
+
+@Suite struct DepthTests {
+    @Test func aDeepFiniteGraphResolves() {
+        let assembly = DepthAssembly()
+        nonisolated(unsafe) var deepest = 0
+        onThread(stackSize: 64 << 20) {
+            var level: Level? = assembly.level(0, of: 2_000)
+            while let current = level {
+                deepest = current.depth
+                level = current.next
+            }
+        }
+        #expect(deepest == 1_999)
+    }
+
+    @Test func anEndlessRecursionStopsWithAMessageOnASmallStack() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            onThread(stackSize: 512 << 10) { _ = DepthAssembly().entry }
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("definitions deep, and the thread's stack is nearly used up"))
+        #expect(message.contains("it began with DepthAssembly.entry"))
+        #expect(message.contains("DepthAssembly.endless(_:) was read"))
+        #expect(message.contains("recursion through a method with arguments"))
+    }
+
+    @Test func anEndlessRecursionStopsWithAMessageOnALargeStack() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            onThread(stackSize: 8 << 20) { _ = DepthAssembly().endless(0) }
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("definitions deep, and the thread's stack is nearly used up"))
+        #expect(message.contains("it began with DepthAssembly.endless(_:) (0)"))
+    }
+}
