@@ -28,6 +28,10 @@ int assemblies_current_stack(uintptr_t *lowest, size_t *size) {
 #endif
 }
 
+__attribute__((noinline)) uintptr_t assemblies_current_stack_address(void) {
+    return (uintptr_t)__builtin_frame_address(0);
+}
+
 void assemblies_current_thread_name(char *buffer, size_t size) {
     if (size == 0) return;
     buffer[0] = 0;

@@ -297,7 +297,7 @@ extension Resolver {
     /// stops before the thread's stack runs out.
     @usableFromInline
     func prepareToPushDeeper(_ key: UnsafePointer<DefinitionKey>) {
-        if UInt(bitPattern: key) <= stackLimit {
+        if UInt(bitPattern: key) &- stackLimit >= stackSpan && thread.stack.isExhausted(at: UInt(bitPattern: key)) {
             stopBeforeStackOverflow(at: key.pointee)
         }
         if frameCount == frameCapacity {
@@ -321,7 +321,9 @@ extension Resolver {
     }
 
     func push(_ key: UnsafePointer<DefinitionKey>, entry: Int, scope: Scope.Kind) -> Int {
-        if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck || UInt(bitPattern: key) <= stackLimit {
+        if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck
+            || UInt(bitPattern: key) &- stackLimit >= stackSpan
+        {
             prepareToPushDeeper(key)
         }
         serial &+= 1

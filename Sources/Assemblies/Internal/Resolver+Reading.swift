@@ -120,7 +120,7 @@ extension Resolver {
                     return ~(frame << 1)
                 }
             } else if touchedCount < touchedCapacity && frameCount < frameCapacity
-                && frameCount + 1 != nextCycleCheck && UInt(bitPattern: key) > stackLimit
+                && frameCount + 1 != nextCycleCheck && UInt(bitPattern: key) &- stackLimit < stackSpan
             {
                 entry.pointee.generation = generation
                 entry.pointee.scope = scope
@@ -176,7 +176,9 @@ extension Resolver {
         if top >= 1 && DefinitionKey.same(frames[top - 1].key, key) {
             return ~backReference(to: top - 1, key)
         }
-        if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck || UInt(bitPattern: key) <= stackLimit {
+        if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck
+            || UInt(bitPattern: key) &- stackLimit >= stackSpan
+        {
             prepareToPushDeeper(key)
         }
         serial &+= 1

@@ -37,8 +37,10 @@ final class Resolver {
     @usableFromInline let number: UInt64
     /// The thread this resolver belongs to, shared by its spares.
     let thread: ResolverThread
-    /// The stack address below which resolution stops (see ``StackLimit``).
+    /// The thread's ``StackLimit/limit`` and ``StackLimit/span``: a key's address `a` passes the
+    /// read path's check when `a &- stackLimit < stackSpan`.
     @usableFromInline let stackLimit: UInt
+    @usableFromInline let stackSpan: UInt
     /// ``resolverKey`` (a copy read without the lazy global's check), for ``Definition``.
     @usableFromInline let threadKey = UInt32(truncatingIfNeeded: Assemblies.resolverKey)
 
@@ -290,7 +292,8 @@ final class Resolver {
         }
         let thread = thread ?? ResolverThread()
         self.thread = thread
-        stackLimit = thread.stackLimit
+        stackLimit = thread.stack.limit
+        stackSpan = thread.stack.span
         entries = .allocate(capacity: keys.capacity)
         touched = .allocate(capacity: touchedCapacity)
         values = .allocate(capacity: valueCapacity)

@@ -14,9 +14,8 @@ final class ResolverThread: @unchecked Sendable {
     let number: Int
     /// The thread's name when it first resolved something, for messages.
     let name: String
-    /// The lowest stack address resolution may reach before it stops with a message instead of
-    /// overflowing (see ``StackLimit``).
-    let stackLimit: UInt
+    /// Where resolution stops with a message before the stack overflows.
+    let stack: StackLimit
 
     /// The families whose eager singletons this thread is building (see ``Family/activate(_:)``).
     var activatingFamilies: [UInt64] = []
@@ -57,7 +56,7 @@ final class ResolverThread: @unchecked Sendable {
         assemblies_current_thread_name(&buffer, buffer.count)
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         self.name = name
-        stackLimit = StackLimit.ofCurrentThread()
+        stack = StackLimit.ofCurrentThread()
     }
 
     /// `thread 3 ("worker")`, for messages.

@@ -3,23 +3,46 @@ internal import CAssemblies
 /// Where a thread's stack ends, so that a resolution nested too deeply stops with a message
 /// instead of overflowing the stack.
 ///
-/// Each push of a definition compares the address of its key (a local of the getter, so an address
-/// in the current stack frame) with the thread's limit: the lowest address of its stack plus a
-/// reserve that leaves room to build the message and for the work one body does between two reads.
-/// It works for any stack size — a secondary thread's 512 KiB on Apple platforms, 8 MiB on a main
-/// thread — because it reads the bounds of the thread it runs on.
-enum StackLimit {
+/// Each push of a definition checks the address of its key — a local of the `define` call, so an
+/// address in the current stack frame — against the thread's stack: above the *limit* (the lowest
+/// address plus a reserve that leaves room to build the message and for the work a body does
+/// between two reads) and below its top. It works for any stack size — a secondary thread's
+/// 512 KiB on Apple platforms, 8 MiB on a main thread — because it reads the bounds of the thread
+/// it runs on. A key that is not on the thread's stack at all (AddressSanitizer moves locals whose
+/// address is taken to a "fake stack" of its own) takes the slow path, which reads the real stack
+/// pointer instead.
+struct StackLimit {
+    /// The lowest address resolution may reach, or 0 when the stack's bounds are unknown.
+    let limit: UInt
+    /// The stack's top minus `limit`: an address `a` is fine when `a &- limit < span`.
+    let span: UInt
+    /// The stack's lowest address.
+    let lowest: UInt
+
     /// The reserve kept below the deepest resolution: an eighth of the stack, at least 32 KiB and
     /// at most 256 KiB.
     static func reserve(forStackOfSize size: UInt) -> UInt {
         min(max(size / 8, 32 << 10), 256 << 10)
     }
 
-    /// The limit for the calling thread, or 0 (no check) when its stack bounds can't be read.
-    static func ofCurrentThread() -> UInt {
+    /// The calling thread's; no limit when its stack bounds can't be read.
+    static func ofCurrentThread() -> StackLimit {
         var lowest: UInt = 0
         var size = 0
-        guard assemblies_current_stack(&lowest, &size) == 0 else { return 0 }
-        return lowest + reserve(forStackOfSize: UInt(size))
+        guard assemblies_current_stack(&lowest, &size) == 0 else {
+            return StackLimit(limit: 0, span: .max, lowest: 0)
+        }
+        let limit = lowest + reserve(forStackOfSize: UInt(size))
+        return StackLimit(limit: limit, span: lowest + UInt(size) - limit, lowest: lowest)
+    }
+
+    /// Whether the stack at `address` (a local of the caller) has run into the reserve.
+    func isExhausted(at address: UInt) -> Bool {
+        var address = address
+        if address &- lowest >= span &+ (limit - lowest) {
+            // Not on this thread's stack: read the stack pointer itself.
+            address = assemblies_current_stack_address()
+        }
+        return address &- limit >= span
     }
 }
