@@ -1,6 +1,6 @@
 /// The base class of every assembly: a feature's recipe for building and wiring its objects.
 ///
-/// Subclass it once per feature. Each computed property (or method) calls ``define(withKey:scope:function:_:)-(_,_,_,(Definition<T>)->T)``
+/// Subclass it once per feature. Each computed property (or method) calls ``define(withKey:scope:function:file:line:_:)-(_,_,_,_,_,(Definition<T>)->T)``
 /// to say how one object is built and wired; reading the property hands back a fully wired object.
 /// A definition that does not exist is a compile error, because it is an ordinary member.
 ///
@@ -78,9 +78,13 @@ open class Assembly: @unchecked Sendable {
     /// - Parameters:
     ///   - key: An explicit key shared by the whole family: every definition with this key, in any
     ///     assembly of the family, is one slot. By default the key is the definition site — this
-    ///     assembly type, the member name and the result type — so two definitions never collide.
+    ///     assembly type, the member name, the result type and the place in the source — so two
+    ///     definitions never collide, and an override that reads `super`'s definition gets the
+    ///     superclass's instance.
     ///   - scope: How long the instance lives and who shares it; ``Scope/objectGraph`` by default.
     ///   - function: The member that defines the object. Leave the default.
+    ///   - file: The file of the definition, part of its key. Leave the default.
+    ///   - line: The line of the definition, part of its key. Leave the default.
     ///   - body: Builds, registers and wires the instance, and returns it.
     /// - Returns: The instance for this read: built by `body`, or shared from the graph or the family.
     @inlinable
@@ -120,6 +124,8 @@ open class Assembly: @unchecked Sendable {
     ///   - key: An explicit key shared by the whole family; by default the definition site.
     ///   - scope: How long the instance lives and who shares it; ``Scope/objectGraph`` by default.
     ///   - function: The member that defines the object. Leave the default.
+    ///   - file: The file of the definition, part of its key. Leave the default.
+    ///   - line: The line of the definition, part of its key. Leave the default.
     ///   - body: Builds and wires the instance, and returns it.
     /// - Returns: The instance for this read.
     @inlinable
@@ -168,6 +174,8 @@ open class Assembly: @unchecked Sendable {
     ///   - scope: How long the wiring is shared; ``Scope/objectGraph`` by default.
     ///   - existing: The object to wire.
     ///   - function: The member that defines the injection. Leave the default.
+    ///   - file: The file of the definition, part of its key. Leave the default.
+    ///   - line: The line of the definition, part of its key. Leave the default.
     ///   - body: Wires `existing` and returns it.
     /// - Returns: `existing`, wired.
     @inlinable
@@ -217,6 +225,8 @@ open class Assembly: @unchecked Sendable {
     ///   - scope: How long the wiring is shared; ``Scope/objectGraph`` by default.
     ///   - existing: The object to wire.
     ///   - function: The member that defines the injection. Leave the default.
+    ///   - file: The file of the definition, part of its key. Leave the default.
+    ///   - line: The line of the definition, part of its key. Leave the default.
     ///   - body: Wires `existing` and returns it.
     /// - Returns: `existing`, wired.
     @inlinable
@@ -257,6 +267,8 @@ open class Assembly: @unchecked Sendable {
     ///   - scope: How long the instance lives and who shares it; ``Scope/objectGraph`` by default.
     ///   - arguments: The method's parameters, as part of the key.
     ///   - function: The member that defines the object. Leave the default.
+    ///   - file: The file of the definition, part of its key. Leave the default.
+    ///   - line: The line of the definition, part of its key. Leave the default.
     ///   - body: Builds, registers and wires the instance, and returns it.
     /// - Returns: The instance for this read and these arguments.
     @inlinable
@@ -306,6 +318,8 @@ open class Assembly: @unchecked Sendable {
     ///   - scope: How long the instance lives and who shares it; ``Scope/objectGraph`` by default.
     ///   - arguments: The method's parameters, as part of the key.
     ///   - function: The member that defines the object. Leave the default.
+    ///   - file: The file of the definition, part of its key. Leave the default.
+    ///   - line: The line of the definition, part of its key. Leave the default.
     ///   - body: Builds and wires the instance, and returns it.
     /// - Returns: The instance for this read and these arguments.
     @inlinable
@@ -372,11 +386,13 @@ open class Assembly: @unchecked Sendable {
     /// app.activate()   // the eager singletons exist from here on
     /// ```
     ///
-    /// Activating a family again, or from another of its assemblies, does nothing; a call made while
-    /// another thread activates the family waits until it has finished. A family that is never
-    /// activated works too; its eager singletons are then built on first read. While ``Overrides``
-    /// apply in this task, it builds the eager singletons among the overrides' singletons, each time
-    /// it is called, and leaves the family itself unactivated.
+    /// Activating a family again, or from another of its assemblies, does nothing. No lock is held
+    /// while the eager singletons are built: a call made while another thread activates the family
+    /// builds the remaining ones alongside it (each is still built once) and returns when they all
+    /// exist; a call from within the activation — a body or hook it runs — returns at once. A family
+    /// that is never activated works too; its eager singletons are then built on first read. While
+    /// ``Overrides`` apply in this task, it builds the eager singletons among the overrides'
+    /// singletons, each time it is called, and leaves the family itself unactivated.
     public final func activate() {
         let root = family.root ?? self
         if family.mayBeOverridden && OverrideContext.innermost(for: family) != nil {
@@ -397,11 +413,13 @@ open class Assembly: @unchecked Sendable {
     /// ```
     ///
     /// Dropped instances that adopt ``Disposable`` are disposed of, the most recently built first,
-    /// after the scope is empty. Objects that still hold a dropped instance keep it. A reset waits
-    /// for the graphs that are building singletons on other threads to close, so an instance built
-    /// before it is always dropped; a graph may still finish with instances it read before the
-    /// reset. While ``Overrides`` apply in this task, it resets the scope's instances in those
-    /// overrides.
+    /// after the scope is empty. Objects that still hold a dropped instance keep it. A reset waits for
+    /// no other thread: an instance of the scope that a graph is building when it is called — on
+    /// another thread, or the graph whose body or hook calls `reset` — is dropped once finished and
+    /// disposed of when that graph's top-level read returns, so every instance built before the
+    /// reset is dropped and disposed of exactly once. A graph may still finish with instances it read
+    /// before the reset. `dispose()` may read the family, and reset it again. While ``Overrides``
+    /// apply in this task, it resets the scope's instances in those overrides.
     ///
     /// - Parameter scope: A scope made by ``Scope/resettable(_:)``.
     public final func reset(_ scope: Scope) {

@@ -1,6 +1,6 @@
 /// How long an instance built by a definition lives and who shares it.
 ///
-/// Pass a scope to ``Assembly/define(withKey:scope:function:_:)-(_,_,_,(Definition<T>)->T)``:
+/// Pass a scope to ``Assembly/define(withKey:scope:function:file:line:_:)-(_,_,_,_,_,(Definition<T>)->T)``:
 ///
 /// ```swift
 /// final class CastleAssembly: Assembly, @unchecked Sendable {
@@ -70,9 +70,11 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// One instance per definition for a whole family of assemblies, built lazily on first read.
     ///
     /// The body runs exactly once, even under contention, and a cached singleton is returned before
-    /// its body runs: a singleton is wired once and never re-wired. No other thread sees a singleton
-    /// before the graph that built it has closed. To build singletons when the program starts
-    /// rather than on first read, list them in ``Assembly/buildEagerSingletons()``.
+    /// its body runs: a singleton is wired once and never re-wired. Other threads that read it
+    /// meanwhile wait for it alone, and see it once it is whole: when its body and hooks have
+    /// returned and nothing it may point at is still being wired (see <doc:ThreadSafety>). To build
+    /// singletons when the program starts rather than on first read, list them in
+    /// ``Assembly/buildEagerSingletons()``.
     @inlinable
     public static var singleton: Scope { Scope(.singleton) }
 

@@ -119,6 +119,26 @@ private final class CrossingNetworkAssembly: Assembly, @unchecked Sendable {
     }
 }
 
+/// A singleton finished by an `afterAllInjections` step.
+private final class StepWiredAssembly: Assembly, @unchecked Sendable {
+    let started = DispatchSemaphore(value: 0)
+    let seen = Peer<Box>()
+    /// Whether the other thread found the step's work done when it got the singleton.
+    let sawItWired = Peer<Box>()
+
+    var wired: Box {
+        define(scope: .singleton) { definition in
+            definition.afterAllInjections { box in
+                // Another thread asks for the singleton now; it must not get it before this step.
+                self.started.signal()
+                Thread.sleep(forTimeInterval: 0.05)
+                box.item = Logger()
+            }
+            return Box()
+        }
+    }
+}
+
 private func linkedFamilies() -> (CrossingAppAssembly, CrossingNetworkAssembly) {
     let app = CrossingAppAssembly()
     let network = CrossingNetworkAssembly()
@@ -199,6 +219,24 @@ private func linkedFamilies() -> (CrossingAppAssembly, CrossingNetworkAssembly) 
             }
             #expect(app.counter["logger"] == 1)
             #expect((app.screen.item as? Box)?.item === app.logger)
+        }
+    }
+
+    @Test func aSingletonWaitsForTheStepsOfItsGraphBeforeOtherThreadsSeeIt() {
+        for _ in 0..<5 {
+            let assembly = StepWiredAssembly()
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                assembly.started.wait()
+                let wired = assembly.wired
+                assembly.seen.assembly = wired
+                assembly.sawItWired.assembly = wired.item == nil ? nil : wired
+                done.signal()
+            }.start()
+            let wired = assembly.wired
+            #expect(done.wait(timeout: .now() + 20) == .success)
+            #expect(assembly.seen.assembly === wired)
+            #expect(assembly.sawItWired.assembly === wired)
         }
     }
 }

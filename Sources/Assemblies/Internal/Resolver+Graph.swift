@@ -58,6 +58,11 @@ extension Resolver {
             index += 1
         }
         deferredSteps.removeAll(keepingCapacity: true)
+        if !heldForSteps.isEmpty {
+            let items = heldForSteps
+            heldForSteps.removeAll()
+            settle(items)
+        }
     }
 
     /// Ends the graph: the resolver keeps none of its instances, and keeps its keys unless there are

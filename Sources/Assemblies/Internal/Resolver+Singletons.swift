@@ -111,7 +111,19 @@ extension Resolver {
     func finishBuilding(_ slot: SingletonSlot, _ object: AnyObject) {
         building.removeLast()
         if slot.scope.kind == .weakSingleton { keptAlive.append(object) }
-        settle([Pending(slot: slot, store: activeStore.unsafelyUnwrapped, object: object)])
+        let item = Pending(slot: slot, store: activeStore.unsafelyUnwrapped, object: object)
+        if !deferredSteps.isEmpty {
+            // `afterAllInjections` steps queued in this graph may still wire what the instance
+            // points at (or the instance itself): it waits for them (see `runDeferredSteps`).
+            item.store.hold(
+                slot,
+                object: object,
+                until: FrameReference(thread: thread, resolver: number, frame: -1, serial: 0)
+            )
+            heldForSteps.append(item)
+            return
+        }
+        settle([item])
     }
 
     /// The instance of a slot that a graph of this thread is building: the instance it registered,
@@ -211,7 +223,8 @@ extension Resolver {
             while let current = resolver, current.number != frame.resolver {
                 resolver = current.outer
             }
-            guard let owner = resolver, frame.frame < owner.frameCount, owner.frames[frame.frame].serial == frame.serial
+            guard let owner = resolver, frame.frame >= 0, frame.frame < owner.frameCount,
+                owner.frames[frame.frame].serial == frame.serial
             else {
                 WaitRegistry.finished(frame, next: nil)
                 continue

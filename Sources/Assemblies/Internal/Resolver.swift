@@ -209,6 +209,9 @@ final class Resolver {
     @usableFromInline @exclusivity(unchecked) var lowestHandedOut = Int.max
     /// Stored instances finished on this thread that wait for ``lowestHandedOut`` to finish.
     @exclusivity(unchecked) var pending: [Pending] = []
+    /// Stored instances finished while the graph has `afterAllInjections` steps to run, waiting for
+    /// them (see ``runDeferredSteps()``).
+    @exclusivity(unchecked) var heldForSteps: [Pending] = []
     /// Frames of this resolver whose in-flight instances other threads took (see ``WaitRegistry``).
     @exclusivity(unchecked) var foreignHandouts: [FrameReference] = []
     /// Weak singletons built in this graph, kept alive until it closes.
