@@ -9,7 +9,12 @@ let package = Package(
         .library(name: "Assemblies", targets: ["Assemblies"])
     ],
     targets: [
-        .target(name: "Assemblies", dependencies: ["CAssemblies"]),
+        .target(
+            name: "Assemblies",
+            dependencies: ["CAssemblies"],
+            // Next to the code it explains: the invariants behind the unsafe constructs.
+            exclude: ["Internal/UnsafeCode.md"]
+        ),
         // Thread facts that Swift's C modules don't expose everywhere (see its header).
         .target(name: "CAssemblies"),
         .executableTarget(

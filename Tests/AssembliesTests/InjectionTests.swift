@@ -66,4 +66,18 @@ private final class PagesAssembly: Assembly, @unchecked Sendable {
         #expect(first.master != nil)
         #expect(first.master === second.master)
     }
+
+    @Test func injectingThousandsOfObjectsKeepsWorking() {
+        // Each injected object adds a key; past 4,096 the thread's table is emptied when a graph
+        // ends, and every key is found again.
+        let assembly = KnightsAssembly()
+        var squires: [Squire] = []
+        for _ in 0..<5_000 {
+            let squire = Squire()
+            #expect(assembly.inject(squire) === squire)
+            squires.append(squire)
+        }
+        #expect(squires.allSatisfy { $0.master != nil })
+        #expect(assembly.counter["inject(_:)"] == 5_000)
+    }
 }
