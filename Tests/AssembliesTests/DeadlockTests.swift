@@ -169,7 +169,11 @@ private final class Family: Assembly, @unchecked Sendable {
     @Test func activatingFromABodyWhileAnotherThreadActivatesFinishes() {
         let family = Family()
         let started = DispatchSemaphore(value: 0)
-        family.wait.value = { started.signal() }
+        family.wait.value = {
+            // Let the other thread start activating — and read an eager singleton — first.
+            started.signal()
+            Thread.sleep(forTimeInterval: 0.1)
+        }
         #expect(
             finishes {
                 onThreads(2) { thread in

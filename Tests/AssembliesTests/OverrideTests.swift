@@ -166,6 +166,18 @@ private func doubledReads(reads: Int) async -> Int {
     return doubled
 }
 
+/// A singleton whose deinit reads its family again.
+private final class OverrideRereader {
+    let assembly: OverrideRereadingAssembly
+    init(assembly: OverrideRereadingAssembly) { self.assembly = assembly }
+    deinit { _ = assembly.clock }
+}
+
+private final class OverrideRereadingAssembly: Assembly, @unchecked Sendable {
+    var rereader: OverrideRereader { define(scope: .singleton) { OverrideRereader(assembly: self) } }
+    var clock: OverrideClock { define { OverrideClock(label: "real") } }
+}
+
 /// Definitions named through a subscript: key paths with arguments.
 private final class OverrideOrdersAssembly: Assembly, @unchecked Sendable {
     subscript(name: String) -> OverrideStore {
@@ -520,5 +532,22 @@ private final class OverrideOrdersAssembly: Assembly, @unchecked Sendable {
         }
         #expect(overrides.unused.isEmpty)
         #expect(orders["latte"].kind == "latte")
+    }
+
+    @Test func aChangeInsideApplyReleasesSingletonsWhoseDeinitReadsTheFamily() {
+        let assembly = OverrideRereadingAssembly()
+        let overrides = Overrides(of: assembly)
+        overrides.replace(\.clock) { OverrideClock(label: "stub") }
+        nonisolated(unsafe) var label = ""
+        let finished = finishes {
+            overrides.apply {
+                _ = assembly.rereader
+                // Drops the overrides' singletons: the rereader's deinit reads the family.
+                overrides.replace(\.clock) { OverrideClock(label: "other stub") }
+                label = assembly.clock.label
+            }
+        }
+        #expect(finished)
+        #expect(label == "other stub")
     }
 }

@@ -25,12 +25,15 @@ final class OverrideContext: Sendable {
     /// what changed.
     func singletons() -> SingletonStore {
         let version = layers.reduce(0) { $0 + $1.version }
-        return store.withLock { store in
-            if store.version != version {
-                store = (version, SingletonStore())
-            }
-            return store.singletons
+        let (current, replaced) = store.withLock { store -> (SingletonStore, SingletonStore?) in
+            guard store.version != version else { return (store.singletons, nil) }
+            let replaced = store.singletons
+            store = (version, SingletonStore())
+            return (store.singletons, replaced)
         }
+        // Released here, outside the lock: its singletons' deinit may read the family again.
+        _ = replaced
+        return current
     }
 
     /// The current task's innermost context for `family`, if any.
