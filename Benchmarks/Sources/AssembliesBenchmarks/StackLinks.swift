@@ -25,6 +25,18 @@ func currentStackAddress() -> UInt {
 }
 
 enum StackDepth {
+    /// The lines `--stack` prints, and the full run after its table.
+    static func report() -> String {
+        #if DEBUG
+        let configuration = "debug"
+        #else
+        let configuration = "release"
+        #endif
+        let rows = bytesPerLevel().map { "  \($0.name.padding(toLength: 36, withPad: " ", startingAt: 0)) \($0.bytes) B" }
+        return (["Stack bytes per nesting level (\(configuration) build; `swift run --package-path Benchmarks "
+            + "AssembliesBenchmarks --stack` for a debug build):"] + rows).joined(separator: "\n")
+    }
+
     /// Stack bytes per nesting level of each chain, in the configuration this program was built in.
     static func bytesPerLevel() -> [(name: String, bytes: Int)] {
         func perLevel(_ whole: () -> Link, _ half: () -> Link) -> Int {

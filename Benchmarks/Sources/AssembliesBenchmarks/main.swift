@@ -65,15 +65,7 @@ while let argument = arguments.popFirst() {
         scenario.subjects[variant.rawValue].run(count)
         exit(0)
     case "--stack":
-        #if DEBUG
-        let configuration = "debug"
-        #else
-        let configuration = "release"
-        #endif
-        print("Stack bytes per nesting level (\(configuration) build):")
-        for (name, bytes) in StackDepth.bytesPerLevel() {
-            print("  \(name.padding(toLength: 36, withPad: " ", startingAt: 0)) \(bytes) B")
-        }
+        print(StackDepth.report())
         exit(0)
     case "--help", "-h":
         print(usage)
@@ -125,6 +117,9 @@ print(
     \(run.targets.count).
     """
 )
+
+print()
+print(StackDepth.report())
 
 if requiresTargets && !missed.isEmpty {
     exit(2)
