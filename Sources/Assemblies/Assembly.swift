@@ -97,11 +97,10 @@ open class Assembly: @unchecked Sendable {
         line: UInt = #line,
         _ body: (Definition<T>) -> T
     ) -> T {
-        var definitionKey = DefinitionKey(
-            assembly: type(of: self),
-            member: function,
-            type: T.self,
+        var definitionKey = self.key(
+            T.self,
             explicitKey: key,
+            function: function,
             file: file,
             line: line,
             argument: nil
@@ -138,11 +137,10 @@ open class Assembly: @unchecked Sendable {
         line: UInt = #line,
         _ body: () -> T
     ) -> T {
-        var definitionKey = DefinitionKey(
-            assembly: type(of: self),
-            member: function,
-            type: T.self,
+        var definitionKey = self.key(
+            T.self,
             explicitKey: key,
+            function: function,
             file: file,
             line: line,
             argument: nil
@@ -189,11 +187,10 @@ open class Assembly: @unchecked Sendable {
         line: UInt = #line,
         _ body: (Definition<T>) -> T
     ) -> T {
-        var definitionKey = DefinitionKey(
-            assembly: type(of: self),
-            member: function,
-            type: T.self,
+        var definitionKey = self.key(
+            T.self,
             explicitKey: key,
+            function: function,
             file: file,
             line: line,
             argument: existing
@@ -336,6 +333,28 @@ open class Assembly: @unchecked Sendable {
         {
             (_: Definition<T>) in body()
         }
+    }
+
+    /// The key of a read of this assembly's definition at `function`, `file` and `line`.
+    @inlinable
+    @inline(__always)
+    final func key<T>(
+        _: T.Type,
+        explicitKey: StaticString?,
+        function: StaticString,
+        file: StaticString,
+        line: UInt,
+        argument: AnyObject?
+    ) -> DefinitionKey {
+        DefinitionKey(
+            assembly: type(of: self),
+            member: function,
+            type: T.self,
+            explicitKey: explicitKey,
+            file: file,
+            line: line,
+            argument: argument
+        )
     }
 
     // MARK: Collaborators

@@ -30,35 +30,24 @@ private final class DepthAssembly: Assembly, @unchecked Sendable {
     var entry: Level { define { self.endless(0) } }
 }
 
-/// Runs `body` on a thread with a stack of `size` bytes and waits for it.
-private func onThread(stackSize size: Int, _ body: @escaping @Sendable () -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        body()
-        done.signal()
-    }
-    thread.stackSize = size
-    thread.start()
-    done.wait()
-}
-
 @Suite struct DepthTests {
     @Test func aDeepFiniteGraphResolves() {
         let assembly = DepthAssembly()
         nonisolated(unsafe) var deepest = 0
-        onThread(stackSize: 64 << 20) {
+        let finished = finishes(within: 120, stackSize: 64 << 20) {
             var level: Level? = assembly.level(0, of: 2_000)
             while let current = level {
                 deepest = current.depth
                 level = current.next
             }
         }
+        #expect(finished)
         #expect(deepest == 1_999)
     }
 
     @Test func anEndlessRecursionStopsWithAMessageOnASmallStack() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            onThread(stackSize: 512 << 10) { _ = DepthAssembly().entry }
+            _ = finishes(stackSize: 512 << 10) { _ = DepthAssembly().entry }
         }
         let message = stderr(of: result)
         #expect(message.contains("definitions deep, and the thread's stack is nearly used up"))
@@ -69,7 +58,7 @@ private func onThread(stackSize size: Int, _ body: @escaping @Sendable () -> Voi
 
     @Test func anEndlessRecursionStopsWithAMessageOnALargeStack() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            onThread(stackSize: 8 << 20) { _ = DepthAssembly().endless(0) }
+            _ = finishes(stackSize: 8 << 20) { _ = DepthAssembly().endless(0) }
         }
         let message = stderr(of: result)
         #expect(message.contains("definitions deep, and the thread's stack is nearly used up"))

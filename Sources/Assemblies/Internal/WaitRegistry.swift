@@ -93,11 +93,6 @@ enum WaitRegistry {
         }
     }
 
-    /// Whether `thread` still depends on frames of other threads.
-    static func hasForeignDependencies(_ thread: ResolverThread) -> Bool {
-        lock.withLock { !thread.foreignDependencies.isEmpty }
-    }
-
     /// Blocks until `thread` depends on no frame of another thread, printing `warning()` once if it
     /// has waited longer than the warning delay.
     static func awaitForeignDependencies(of thread: ResolverThread, warning: () -> String) {
