@@ -97,6 +97,23 @@ enum Failure {
         )
     }
 
+    static func storedKeyScopeMismatch(
+        _ key: DefinitionKey,
+        first: DefinitionKey,
+        firstScope: Scope,
+        scope: Scope
+    ) -> Never {
+        let named = key.isExplicit ? "the key \"\(key.nameDescription)\"" : key.description
+        stop(
+            """
+            \(named) is used with two scopes: \(first.description) keeps it as .\(firstScope) and \
+            \(key.description) reads it as .\(scope). One slot can't belong to two scopes: the family \
+            would keep it for two different lifetimes. To fix this, use the same scope for it \
+            everywhere, or a different key.
+            """
+        )
+    }
+
     static func methodReadTwice(_ key: DefinitionKey) -> Never {
         stop(
             """

@@ -67,7 +67,7 @@ final class Condition: @unchecked Sendable {
     /// check what they wait for in a loop.
     @discardableResult
     func wait(releasing lock: Lock, seconds: Double? = nil) -> Bool {
-        guard let seconds else {
+        guard let seconds, seconds.isFinite, seconds < 1e9 else {
             pthread_cond_wait(condition, lock.mutex)
             return true
         }

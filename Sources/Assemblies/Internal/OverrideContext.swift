@@ -97,19 +97,28 @@ final class OverrideTable: Sendable {
         self.family = family
     }
 
+    // What a change removes is released after the lock is let go: a double's `deinit` may read the
+    // family again.
+
     func add(_ override: Override) {
-        state.withLock { state in
+        let removed = state.withLock { state in
+            defer { state.version += 1 }
+            let removed = state.overrides.filter { $0.key == override.key }
             state.overrides.removeAll { $0.key == override.key }
             state.overrides.append(override)
-            state.version += 1
+            return removed
         }
+        _ = removed
     }
 
     func removeOverride(at keyPath: AnyKeyPath) {
-        state.withLock { state in
+        let removed = state.withLock { state in
+            defer { state.version += 1 }
+            let removed = state.overrides.filter { $0.keyPath == keyPath }
             state.overrides.removeAll { $0.keyPath == keyPath }
-            state.version += 1
+            return removed
         }
+        _ = removed
     }
 
     func add(substitute: Assembly.Type, for original: Assembly.Type) {

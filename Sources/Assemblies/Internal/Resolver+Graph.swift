@@ -72,6 +72,15 @@ extension Resolver {
         // Releasing instances runs their deinit, which may read assemblies again: that starts a new
         // top-level resolution on the spare resolver.
         isClosing = true
+        if lowestHandedOut != .max || !pending.isEmpty {
+            // Every frame has left, so these were settled already; this only keeps a mistake in
+            // that bookkeeping from holding a singleton back for ever.
+            assertionFailure("Assemblies: a graph closed with instances still held back")
+            lowestHandedOut = .max
+            let items = pending
+            pending.removeAll()
+            settle(items)
+        }
         activeFamilyID = 0
         activeFamily = nil
         if activeContext != nil {

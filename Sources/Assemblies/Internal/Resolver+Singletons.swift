@@ -102,8 +102,15 @@ extension Resolver {
     @usableFromInline
     func startBuilding(_ slot: SingletonSlot, _ key: UnsafePointer<DefinitionKey>, scope: Scope) -> Int {
         let step = push(key, entry: -1, scope: scope.kind)
-        building.append(slot)
+        building.append((slot, activeStore.unsafelyUnwrapped))
         return step
+    }
+
+    /// Records the instance a body returned, before its hooks run (in ``leave(_:returning:)``): a
+    /// hook that reads the singleton gets it.
+    @usableFromInline
+    func bodyReturned(_ object: AnyObject, in slot: SingletonSlot) {
+        activeStore.unsafelyUnwrapped.register(object, in: slot)
     }
 
     /// Publishes what a body built in `slot` — or holds it back (see ``settle(_:)``).
@@ -137,7 +144,12 @@ extension Resolver {
         guard let object else {
             Failure.initializerCycle(owner.threadChain(from: builder.frame, through: self) + [key])
         }
-        if builder.frame < owner.lowestHandedOut { owner.lowestHandedOut = builder.frame }
+        let isBeingWired =
+            builder.frame < owner.frameCount && owner.frames[builder.frame].serial == builder.serial
+        if isBeingWired && builder.frame < owner.lowestHandedOut {
+            owner.lowestHandedOut = builder.frame
+        }
+        // Otherwise its body has returned (a hook reads it): it is finished, nothing to wait for.
         return object
     }
 
@@ -145,8 +157,8 @@ extension Resolver {
     /// thread that read it before it is finished.
     @usableFromInline
     func registerInSlot(_ object: AnyObject, frame: Int) {
-        guard let slot = building.last(where: { $0.builder?.frame == frame }) else { return }
-        activeStore.unsafelyUnwrapped.register(object, in: slot)
+        guard let (slot, store) = building.last(where: { $0.slot.builder?.frame == frame }) else { return }
+        store.register(object, in: slot)
     }
 
     // MARK: Publishing
@@ -236,7 +248,16 @@ extension Resolver {
 
     /// Blocks until the frames of other threads that this thread took instances from are finished.
     func awaitForeignDependencies(holding items: [Pending]) {
-        WaitRegistry.awaitForeignDependencies(of: thread) {
+        guard WaitRegistry.beginAwaitingFrames(of: thread) else { return }
+        // Threads waiting for what this thread owns look for a cycle again, now that it waits too.
+        var resolver: Resolver? = self
+        while let current = resolver {
+            for (slot, store) in current.building { store.wakeWaiters(of: slot) }
+            for item in current.pending + current.heldForSteps { item.store.wakeWaiters(of: item.slot) }
+            resolver = current.outer
+        }
+        for item in items { item.store.wakeWaiters(of: item.slot) }
+        WaitRegistry.awaitFrames(of: thread) {
             """
             \(thread.description) has waited \(WaitWarning.delay) s for another thread to finish wiring \
             an instance it took to break a cycle between singletons built on both threads at once, \

@@ -202,7 +202,7 @@ final class Resolver {
     /// Where this graph finds and keeps singletons: its family's store, or an override context's.
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) var activeStore: SingletonStore?
     /// The slots this resolver's frames are building, innermost last.
-    @exclusivity(unchecked) var building: [SingletonSlot] = []
+    @exclusivity(unchecked) var building: [(slot: SingletonSlot, store: SingletonStore)] = []
     /// The lowest frame whose instance was handed out while still being wired (a back-reference in
     /// a cycle), or `Int.max`. A stored instance finished above such a frame may point at that
     /// unfinished instance, so it waits (see ``pending``) until the frame has finished.
@@ -460,11 +460,10 @@ enum Reading {
         }
         let step = resolver.startBuilding(slot, key, scope: scope)
         let result = body(Definition(resolver: resolver, frame: step, serial: resolver.serial))
+        let finished = scope.kind == .weakSingleton ? weaklyHeld(result, key.pointee) : boxSingleton(result)
+        resolver.bodyReturned(finished, in: slot)
         resolver.leave(step, returning: result)
-        resolver.finishBuilding(
-            slot,
-            scope.kind == .weakSingleton ? weaklyHeld(result, key.pointee) : boxSingleton(result)
-        )
+        resolver.finishBuilding(slot, finished)
         return result
     }
 }

@@ -49,6 +49,9 @@ final class SingletonStore: @unchecked Sendable {
         lock.withLock {
             guard let slot = slots[key], slot.state == .published, let object = slot.object else { return nil }
             if key.isExplicit { key.requireSameType(as: slot.key) }
+            if slot.scope != .singleton {
+                Failure.storedKeyScopeMismatch(key, first: slot.key, firstScope: slot.scope, scope: .singleton)
+            }
             return (object, slot.storedKey)
         }
     }
@@ -60,7 +63,16 @@ final class SingletonStore: @unchecked Sendable {
     func claim(_ key: DefinitionKey, scope: Scope, for claimant: Claimant, waited: inout Bool) -> Claim {
         lock.lock()
         defer { lock.unlock() }
-        var waitedSince: Double?
+        // The slot this thread is registered as waiting for, if any; unregistered on the way out.
+        var waitingFor: SingletonSlot?
+        defer {
+            if let slot = waitingFor {
+                slot.waitingThreads.removeAll { $0 === claimant.thread }
+                WaitRegistry.endWait(claimant.thread)
+            }
+        }
+        let delay = WaitWarning.delay
+        var started: Double?
         var hasWarned = false
         while true {
             guard let slot = slots[key] else {
@@ -70,6 +82,9 @@ final class SingletonStore: @unchecked Sendable {
                 return .build(slot)
             }
             if key.isExplicit { key.requireSameType(as: slot.key) }
+            if slot.scope != scope {
+                Failure.storedKeyScopeMismatch(key, first: slot.key, firstScope: slot.scope, scope: scope)
+            }
             switch slot.state {
             case .published:
                 if let object = slot.publishedObject { return .instance(object) }
@@ -81,31 +96,41 @@ final class SingletonStore: @unchecked Sendable {
             case .building where slot.owner === claimant.thread:
                 return .inFlight(slot.inFlight, builder: slot.builder.unsafelyUnwrapped)
             case .building, .pending:
-                let owner = slot.owner.unsafelyUnwrapped
-                if WaitRegistry.wouldDeadlock(claimant.thread, waitingFor: owner) {
+                // Checked each time round: the owner, or what it waits for, may have changed.
+                guard WaitRegistry.beginWait(claimant.thread, for: slot, ownedBy: slot.owner.unsafelyUnwrapped) else {
                     return take(slot, by: claimant.thread)
                 }
+                if waitingFor !== slot {
+                    waitingFor?.waitingThreads.removeAll { $0 === claimant.thread }
+                    slot.waitingThreads.append(claimant.thread)
+                    waitingFor = slot
+                }
                 waited = true
-                slot.waitingThreads.append(claimant.thread)
-                WaitRegistry.beginWait(claimant.thread, for: slot, ownedBy: owner)
-                let delay = WaitWarning.delay
                 let now = Clock.seconds()
-                let since = waitedSince ?? now
-                waitedSince = since
-                let remaining = hasWarned ? nil : max(0, delay - (now - since))
-                let wasWoken = changed.wait(releasing: lock, seconds: remaining)
-                slot.waitingThreads.removeAll { $0 === claimant.thread }
-                WaitRegistry.endWait(claimant.thread)
-                if !wasWoken && !hasWarned && slot.state != .published {
+                let elapsed = now - (started ?? now)
+                started = started ?? now
+                if !hasWarned && elapsed >= delay {
                     hasWarned = true
                     let (holder, chain) = (slot.owner, slot.chain)
+                    // Printed outside the lock (the message describes keys' argument values); this
+                    // thread stays registered as waiting meanwhile.
                     lock.unlock()
                     WaitWarning.print(
                         Self.waitWarning(key, waiter: claimant, seconds: delay, holder: holder, chain: chain)
                     )
                     lock.lock()
+                    continue
                 }
+                // Timed, so that a missed wake-up costs a second at most.
+                changed.wait(releasing: lock, seconds: hasWarned ? 1 : min(1, delay - elapsed))
             }
+        }
+    }
+
+    /// Wakes the threads waiting for `slot`, so that they look for a cycle of waits again.
+    func wakeWaiters(of slot: SingletonSlot) {
+        lock.withLock {
+            if !slot.waitingThreads.isEmpty { changed.broadcast() }
         }
     }
 

@@ -19,9 +19,15 @@ enum WaitRegistry {
 
     // MARK: Waiting for a slot
 
-    /// Whether `thread` waiting for a slot owned by `owner` would close a cycle of waits.
-    static func wouldDeadlock(_ thread: ResolverThread, waitingFor owner: ResolverThread) -> Bool {
-        lock.withLock { reaches(thread, from: owner) }
+    /// Records that `thread` waits for `slot`, owned by `owner` — unless that would close a cycle of
+    /// waits: then records nothing and returns false. One critical section, so that of two threads
+    /// that start waiting for each other at once, the second always sees the first.
+    static func beginWait(_ thread: ResolverThread, for slot: SingletonSlot, ownedBy owner: ResolverThread) -> Bool {
+        lock.withLock {
+            if reaches(thread, from: owner) { return false }
+            thread.waitingFor = .slot(slot, owner: owner)
+            return true
+        }
     }
 
     /// Whether following waits from `start` leads to `target`. Registry lock held.
@@ -38,10 +44,6 @@ enum WaitRegistry {
             }
         }
         return false
-    }
-
-    static func beginWait(_ thread: ResolverThread, for slot: SingletonSlot, ownedBy owner: ResolverThread) {
-        lock.withLock { thread.waitingFor = .slot(slot, owner: owner) }
     }
 
     static func endWait(_ thread: ResolverThread) {
@@ -93,19 +95,31 @@ enum WaitRegistry {
         }
     }
 
+    /// Records that `thread` waits for the frames of other threads it depends on; false when it
+    /// depends on none.
+    static func beginAwaitingFrames(of thread: ResolverThread) -> Bool {
+        lock.withLock {
+            guard !thread.foreignDependencies.isEmpty else { return false }
+            thread.waitingFor = .frames
+            return true
+        }
+    }
+
     /// Blocks until `thread` depends on no frame of another thread, printing `warning()` once if it
     /// has waited longer than the warning delay.
-    static func awaitForeignDependencies(of thread: ResolverThread, warning: () -> String) {
+    static func awaitFrames(of thread: ResolverThread, warning: () -> String) {
+        let delay = WaitWarning.delay
+        let started = Clock.seconds()
+        var hasWarned = false
         lock.withLock {
-            guard !thread.foreignDependencies.isEmpty else { return }
-            thread.waitingFor = .frames
-            var hasWarned = false
             while !thread.foreignDependencies.isEmpty {
-                let delay = hasWarned ? nil : WaitWarning.delay
-                if !thread.dependenciesSettled.wait(releasing: lock, seconds: delay) && !hasWarned {
+                let elapsed = Clock.seconds() - started
+                if !hasWarned && elapsed >= delay {
                     hasWarned = true
                     WaitWarning.print(warning())
                 }
+                // Timed, so that a missed wake-up costs a second at most.
+                thread.dependenciesSettled.wait(releasing: lock, seconds: hasWarned ? 1 : min(1, delay - elapsed))
             }
             thread.waitingFor = nil
         }
