@@ -81,6 +81,7 @@ extension Resolver {
             return (inFlight(object, builtBy: builder, key), nil)
         case .taken(let object, _):
             thread.mayHaveForeignDependencies = true
+            if !waited { takeInbox() }
             return (object, nil)
         case .initializerCycle(let chain):
             Failure.initializerCycle(chain.map(\.key) + threadChain(to: key))
@@ -257,7 +258,14 @@ extension Resolver {
             resolver = current.outer
         }
         for item in items { item.store.wakeWaiters(of: item.slot) }
-        WaitRegistry.awaitFrames(of: thread) {
+        WaitRegistry.awaitFrames(of: thread) { first in
+            self.takeInbox()
+            guard let first else { return }
+            // What these wait for changed hands: a thread that reads one now depends on `first`.
+            for item in items {
+                item.store.hold(item.slot, object: item.object, until: first)
+            }
+        } warning: {
             """
             \(thread.description) has waited \(WaitWarning.delay) s for another thread to finish wiring \
             an instance it took to break a cycle between singletons built on both threads at once, \

@@ -20,6 +20,9 @@ final class SingletonSlot: @unchecked Sendable {
     /// While building: the thread building it. While pending: the thread whose frame it waits for,
     /// which may take it (no other thread may). Nil once published.
     var owner: ResolverThread?
+    /// The thread that built it, until it is published: it keeps a pending slot, and re-settles it
+    /// when what it waits for has finished.
+    var holder: ResolverThread?
     /// While building: the frame that builds it.
     var builder: FrameReference?
     /// While pending: the frame it waits for.

@@ -121,8 +121,8 @@ final class SingletonStore: @unchecked Sendable {
                     lock.lock()
                     continue
                 }
-                // Timed, so that a missed wake-up costs a second at most.
-                changed.wait(releasing: lock, seconds: hasWarned ? 1 : min(1, delay - elapsed))
+                let interval = WaitWarning.recheckInterval
+                changed.wait(releasing: lock, seconds: hasWarned ? interval : min(interval, delay - elapsed))
             }
         }
     }
@@ -137,6 +137,7 @@ final class SingletonStore: @unchecked Sendable {
     private func startBuilding(_ slot: SingletonSlot, for claimant: Claimant) {
         slot.state = .building
         slot.owner = claimant.thread
+        slot.holder = claimant.thread
         slot.builder = claimant.frame
         slot.chain = claimant.chain()
     }
@@ -144,7 +145,13 @@ final class SingletonStore: @unchecked Sendable {
     /// Takes the instance of a slot whose owner waits for `thread`; lock held.
     private func take(_ slot: SingletonSlot, by thread: ResolverThread) -> Claim {
         if slot.state == .pending, let object = slot.object, let dependency = slot.dependency {
-            WaitRegistry.take(dependency, by: thread)
+            if let holder = slot.holder, holder !== dependency.thread {
+                // Held for frames of other threads, which may have been retargeted since (see
+                // `WaitRegistry.finished`): the taker depends on whatever the holder depends on now.
+                WaitRegistry.takeDependencies(of: holder, by: thread)
+            } else {
+                WaitRegistry.take(dependency, by: thread)
+            }
             return .taken(object, from: dependency)
         }
         guard let object = slot.inFlight, let builder = slot.builder else {
@@ -191,6 +198,7 @@ final class SingletonStore: @unchecked Sendable {
             slot.inFlight = nil
             slot.chain = []
             slot.owner = nil
+            slot.holder = nil
             slot.builder = nil
             slot.dependency = nil
             if !slot.waitingThreads.isEmpty {

@@ -68,6 +68,26 @@ enum WaitRegistry {
             dependents[frame, default: []].append(thread)
             thread.foreignDependencies.append(frame)
             frame.thread.inbox.append(frame)
+            // If it waits for frames of its own, it marks this one now (see `awaitFrames`).
+            frame.thread.dependenciesSettled.broadcast()
+        }
+    }
+
+    /// Records that `thread` took an instance that `holder` holds back for frames of other threads:
+    /// it now depends on the frames `holder` depends on.
+    static func takeDependencies(of holder: ResolverThread, by thread: ResolverThread) {
+        lock.withLock {
+            for frame in holder.foreignDependencies {
+                guard frame.thread !== thread else {
+                    // A frame of the taker itself: it marks it as handed out (see `takeInbox`).
+                    thread.inbox.append(frame)
+                    continue
+                }
+                dependents[frame, default: []].append(thread)
+                thread.foreignDependencies.append(frame)
+                frame.thread.inbox.append(frame)
+                frame.thread.dependenciesSettled.broadcast()
+            }
         }
     }
 
@@ -107,22 +127,46 @@ enum WaitRegistry {
 
     /// Blocks until `thread` depends on no frame of another thread, printing `warning()` once if it
     /// has waited longer than the warning delay.
-    static func awaitFrames(of thread: ResolverThread, warning: () -> String) {
+    ///
+    /// While it waits, what it waits for may change hands (`finished` retargets it to the next frame)
+    /// and other threads may take its own instances; each time, `changed` runs — outside the lock —
+    /// with the frame it now waits for first, so that the thread can say so in the slots it holds
+    /// and mark the frames taken from it.
+    static func awaitFrames(
+        of thread: ResolverThread,
+        changed: (FrameReference?) -> Void,
+        warning: () -> String
+    ) {
         let delay = WaitWarning.delay
         let started = Clock.seconds()
         var hasWarned = false
-        lock.withLock {
-            while !thread.foreignDependencies.isEmpty {
-                let elapsed = Clock.seconds() - started
-                if !hasWarned && elapsed >= delay {
-                    hasWarned = true
-                    WaitWarning.print(warning())
-                }
-                // Timed, so that a missed wake-up costs a second at most.
-                thread.dependenciesSettled.wait(releasing: lock, seconds: hasWarned ? 1 : min(1, delay - elapsed))
+        var first = lock.withLock { thread.foreignDependencies.first }
+        lock.lock()
+        while !thread.foreignDependencies.isEmpty {
+            let now = thread.foreignDependencies.first
+            if now != first || !thread.inbox.isEmpty {
+                first = now
+                lock.unlock()
+                changed(now)
+                lock.lock()
+                continue
             }
-            thread.waitingFor = nil
+            let elapsed = Clock.seconds() - started
+            if !hasWarned && elapsed >= delay {
+                hasWarned = true
+                lock.unlock()
+                WaitWarning.print(warning())
+                lock.lock()
+                continue
+            }
+            let interval = WaitWarning.recheckInterval
+            thread.dependenciesSettled.wait(
+                releasing: lock,
+                seconds: hasWarned ? interval : min(interval, delay - elapsed)
+            )
         }
+        thread.waitingFor = nil
+        lock.unlock()
     }
 
     /// The first frame of another thread that `thread` depends on.
