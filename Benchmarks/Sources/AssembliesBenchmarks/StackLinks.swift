@@ -28,13 +28,14 @@ enum StackDepth {
     /// The lines `--stack` prints, and the full run after its table.
     static func report() -> String {
         #if DEBUG
-        let configuration = "debug"
+        let title = "Stack bytes per nesting level (debug build):"
         #else
-        let configuration = "release"
+        let title =
+            "Stack bytes per nesting level (release build; `swift run --package-path Benchmarks "
+            + "AssembliesBenchmarks --stack` for a debug build):"
         #endif
         let rows = bytesPerLevel().map { "  \($0.name.padding(toLength: 36, withPad: " ", startingAt: 0)) \($0.bytes) B" }
-        return (["Stack bytes per nesting level (\(configuration) build; `swift run --package-path Benchmarks "
-            + "AssembliesBenchmarks --stack` for a debug build):"] + rows).joined(separator: "\n")
+        return ([title] + rows).joined(separator: "\n")
     }
 
     /// Stack bytes per nesting level of each chain, in the configuration this program was built in.
