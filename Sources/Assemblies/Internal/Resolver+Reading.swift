@@ -3,12 +3,7 @@
 extension Resolver {
     // MARK: Resolving
 
-    /// Resolves one read of a definition.
-    ///
-    /// Overrides cost the common paths nothing but one check before the singleton caches (which
-    /// hold the family's own singletons, never a task's): a top-level read checks for them out of
-    /// line, and a graph opened while its task overrides the family carries ``overriddenGraph`` in
-    /// ``activeFamilyID``, so that each of its reads takes that out-of-line path too.
+    /// Resolves one read of a definition (see ``Reading/resolve(_:scope:in:on:_:)``).
     @inlinable
     @inline(__always)
     func resolve<T>(
@@ -17,17 +12,7 @@ extension Resolver {
         in family: Family,
         _ body: (Definition<T>) -> T
     ) -> T {
-        if scope.kind == .singleton && !family.mayBeOverridden, let object = cachedSingleton(key, in: family) {
-            return unboxSingleton(object, as: T.self)
-        }
-        if activeFamilyID != family.id {
-            return resolveTopLevel(key, scope: scope, in: family, body)
-        }
-        switch scope.kind {
-        case .objectGraph: return resolveShared(key, scope: .objectGraph, body)
-        case .prototype: return resolvePrototype(key, body)
-        case .singleton, .weakSingleton, .resettable: return resolveStored(key, scope: scope, body)
-        }
+        Reading.resolve(key, scope: scope, in: family, on: self, body)
     }
 
     /// A singleton this thread has already read: from the direct-mapped line for a default key,
@@ -79,11 +64,7 @@ extension Resolver {
         in family: Family,
         _ body: (Definition<T>) -> T
     ) -> T {
-        switch scope.kind {
-        case .objectGraph: resolveShared(key, scope: .objectGraph, body)
-        case .prototype: resolvePrototype(key, body)
-        case .singleton, .weakSingleton, .resettable: resolveStored(key, scope: scope, body)
-        }
+        Reading.inGraph(key, scope: scope, on: self, body)
     }
 
     // The paths below are split where a body is called: the part before it (`enter…`) and after it

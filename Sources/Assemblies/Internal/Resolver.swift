@@ -365,10 +365,9 @@ enum Reading {
     #if DEBUG
     /// Resolves one read of a definition on this thread's resolver.
     ///
-    /// In a debug build, where nothing is inlined, this is ``Resolver/resolve(_:scope:in:_:)``'s
-    /// dispatch written out on a strong reference rather than in `_withUnsafeGuaranteedRef`'s
-    /// closure, and transparent: fewer and smaller frames stay on the stack while a body runs,
-    /// for each level of a deep graph.
+    /// In a debug build, where nothing is inlined, this is transparent and works on a strong
+    /// reference rather than in `_withUnsafeGuaranteedRef`'s closure: fewer and smaller frames stay
+    /// on the stack while a body runs, for each level of a deep graph.
     @_transparent
     @usableFromInline
     static func read<T>(
@@ -378,19 +377,13 @@ enum Reading {
         _ body: (Definition<T>) -> T
     ) -> T {
         let raw = pthread_getspecific(family.resolverKey) ?? Resolver.makeCurrent()
-        let resolver = Unmanaged<Resolver>.fromOpaque(raw).takeUnretainedValue()
-        if scope.kind == .singleton && !family.mayBeOverridden, let object = resolver.cachedSingleton(key, in: family) {
-            return unboxSingleton(object, as: T.self)
-        }
-        if resolver.activeFamilyID != family.id {
-            return resolver.resolveTopLevel(key, scope: scope, in: family, body)
-        }
-        switch scope.kind {
-        case .objectGraph: return shared(key, scope: .objectGraph, on: resolver, body)
-        case .prototype: return prototype(key, on: resolver, body)
-        // Out of line: inlined, its locals would enlarge this frame for every read.
-        case .singleton, .weakSingleton, .resettable: return resolver.resolveStored(key, scope: scope, body)
-        }
+        return resolve(
+            key,
+            scope: scope,
+            in: family,
+            on: Unmanaged<Resolver>.fromOpaque(raw).takeUnretainedValue(),
+            body
+        )
     }
     #else
     /// Resolves one read of a definition on this thread's resolver, without retaining it.
@@ -408,6 +401,48 @@ enum Reading {
         }
     }
     #endif
+
+    /// Resolves one read of a definition on `resolver`.
+    ///
+    /// Overrides cost the common paths nothing but one check before the singleton caches (which
+    /// hold the family's own singletons, never a task's): a top-level read checks for them out of
+    /// line, and a graph opened while its task overrides the family carries
+    /// ``Resolver/overriddenGraph`` in ``Resolver/activeFamilyID``, so that each of its reads takes
+    /// that out-of-line path too.
+    @_transparent
+    @usableFromInline
+    static func resolve<T>(
+        _ key: UnsafePointer<DefinitionKey>,
+        scope: Scope,
+        in family: Family,
+        on resolver: Resolver,
+        _ body: (Definition<T>) -> T
+    ) -> T {
+        if scope.kind == .singleton && !family.mayBeOverridden, let object = resolver.cachedSingleton(key, in: family) {
+            return unboxSingleton(object, as: T.self)
+        }
+        if resolver.activeFamilyID != family.id {
+            return resolver.resolveTopLevel(key, scope: scope, in: family, body)
+        }
+        return inGraph(key, scope: scope, on: resolver, body)
+    }
+
+    /// Resolves a read in the graph open on `resolver`.
+    @_transparent
+    @usableFromInline
+    static func inGraph<T>(
+        _ key: UnsafePointer<DefinitionKey>,
+        scope: Scope,
+        on resolver: Resolver,
+        _ body: (Definition<T>) -> T
+    ) -> T {
+        switch scope.kind {
+        case .objectGraph: return shared(key, scope: .objectGraph, on: resolver, body)
+        case .prototype: return prototype(key, on: resolver, body)
+        // Out of line: in a debug build, its locals would otherwise enlarge the frame of every read.
+        case .singleton, .weakSingleton, .resettable: return resolver.resolveStored(key, scope: scope, body)
+        }
+    }
 
     /// Resolves a shared (object-graph) definition: see ``Resolver/enterShared(_:scope:)``.
     @_transparent
