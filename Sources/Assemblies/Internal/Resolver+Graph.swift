@@ -138,13 +138,7 @@ extension Resolver {
         spare.crossingKey = key.map(StoredKey.init)
         spare.crossings = key == nil ? crossings : crossings + 1
         if spare.crossings > Self.crossingLimit {
-            var chain: [DefinitionKey] = []
-            var resolver: Resolver? = spare
-            while let current = resolver {
-                if let key = current.crossingKey { chain.append(key.key) }
-                resolver = current.outer
-            }
-            Failure.crossFamilyCycle(chain.reversed())
+            Failure.crossFamilyCycle(spare.chain.compactMap { $0.crossingKey?.key }.reversed())
         }
         let raw = pthread_getspecific(resolverKey)
         pthread_setspecific(resolverKey, Unmanaged.passUnretained(spare).toOpaque())
@@ -286,7 +280,7 @@ extension Resolver {
     /// Checks a prototype read that may be misuse: an explicit key, or a prototype reading itself.
     @usableFromInline
     func checkPrototypeRead(_ key: UnsafePointer<DefinitionKey>) {
-        if key.pointee.isExplicit { checkExplicitPrototypeKey(key) }
+        if key.pointee.isExplicit { checkExplicitKeyWithoutEntry(key, scope: .prototype) }
         let top = frameCount - 1
         if top >= 0 && DefinitionKey.same(frames[top].key, key) {
             // Reading itself: every new instance would read itself again.
@@ -524,15 +518,19 @@ extension Resolver {
     @usableFromInline
     func resolver(at address: UnsafeMutableRawPointer, numbered number: UInt64, frame: Int, serial: UInt64) -> Resolver
     {
-        var resolver: Resolver? = self
-        while let current = resolver {
-            if Unmanaged.passUnretained(current).toOpaque() == address && current.number == number {
-                guard frame < current.frameCount, current.frames[frame].serial == serial else { break }
-                return current
-            }
-            resolver = current.outer
-        }
-        Failure.definitionUsedOutsideItsBody()
+        guard let owner = resolver(numbered: number), Unmanaged.passUnretained(owner).toOpaque() == address,
+            frame < owner.frameCount, owner.frames[frame].serial == serial
+        else { Failure.definitionUsedOutsideItsBody() }
+        return owner
+    }
+
+    /// This resolver, then the resolvers it stands in for, outermost last: the graphs open on this
+    /// thread, innermost first.
+    var chain: some Sequence<Resolver> { sequence(first: self, next: \.outer) }
+
+    /// The resolver numbered `number` among the graphs open on this thread.
+    func resolver(numbered number: UInt64) -> Resolver? {
+        chain.first { $0.number == number }
     }
 
     @usableFromInline
@@ -556,9 +554,10 @@ extension Resolver {
         }
     }
 
-    /// An explicit key names one slot whatever its scope, so a prototype's is checked like the others'.
-    func checkExplicitPrototypeKey(_ key: UnsafePointer<DefinitionKey>) {
-        let found = entry(for: key, hash: key.pointee.hashBits, scope: .prototype)
-        checkExplicitKey(key.pointee, at: found, scope: .prototype)
+    /// An explicit key names one slot whatever its scope, so the key of a definition that has no
+    /// entry of its own (a prototype, a stored definition) is checked like the others'.
+    func checkExplicitKeyWithoutEntry(_ key: UnsafePointer<DefinitionKey>, scope: Scope.Kind) {
+        let found = entry(for: key, hash: key.pointee.hashBits, scope: scope)
+        checkExplicitKey(key.pointee, at: found, scope: scope)
     }
 }

@@ -70,7 +70,7 @@ extension Resolver {
     @usableFromInline
     func claimStored(_ keyPointer: UnsafePointer<DefinitionKey>, scope: Scope) -> (AnyObject?, SingletonSlot?) {
         let key = keyPointer.pointee
-        if key.isExplicit { checkExplicitStoredKey(key, scope: scope.kind) }
+        if key.isExplicit { checkExplicitKeyWithoutEntry(keyPointer, scope: scope.kind) }
         var waited = false
         let claim = activeStore.unsafelyUnwrapped.claim(key, scope: scope, for: claimant(for: key), waited: &waited)
         if waited { takeInbox() }
@@ -137,11 +137,9 @@ extension Resolver {
     /// The instance of a slot that a graph of this thread is building: the instance it registered,
     /// which is now handed out before it is finished.
     func inFlight(_ object: AnyObject?, builtBy builder: FrameReference, _ key: DefinitionKey) -> AnyObject {
-        var resolver: Resolver? = self
-        while let current = resolver, current.number != builder.resolver {
-            resolver = current.outer
+        guard let owner = resolver(numbered: builder.resolver) else {
+            preconditionFailure("Assemblies: a slot's builder is not on its thread")
         }
-        guard let owner = resolver else { preconditionFailure("Assemblies: a slot's builder is not on its thread") }
         guard let object else {
             Failure.initializerCycle(owner.threadChain(from: builder.frame, through: self) + [key])
         }
@@ -193,13 +191,7 @@ extension Resolver {
 
     /// The lowest frame of this thread that was handed out while being wired, and its resolver.
     func outermostHandedOut() -> (Resolver, FrameReference)? {
-        var found: Resolver?
-        var resolver: Resolver? = self
-        while let current = resolver {
-            if current.lowestHandedOut != .max { found = current }
-            resolver = current.outer
-        }
-        guard let found else { return nil }
+        guard let found = chain.reversed().first(where: { $0.lowestHandedOut != .max }) else { return nil }
         let frame = found.lowestHandedOut
         return (
             found,
@@ -232,11 +224,7 @@ extension Resolver {
     /// Marks the frames other threads took instances from while this thread was blocked.
     func takeInbox() {
         for frame in WaitRegistry.takeInbox(of: thread) {
-            var resolver: Resolver? = self
-            while let current = resolver, current.number != frame.resolver {
-                resolver = current.outer
-            }
-            guard let owner = resolver, frame.frame >= 0, frame.frame < owner.frameCount,
+            guard let owner = resolver(numbered: frame.resolver), frame.frame >= 0, frame.frame < owner.frameCount,
                 owner.frames[frame.frame].serial == frame.serial
             else {
                 WaitRegistry.finished(frame, next: nil)
@@ -251,11 +239,9 @@ extension Resolver {
     func awaitForeignDependencies(holding items: [Pending]) {
         guard WaitRegistry.beginAwaitingFrames(of: thread) else { return }
         // Threads waiting for what this thread owns look for a cycle again, now that it waits too.
-        var resolver: Resolver? = self
-        while let current = resolver {
-            for (slot, store) in current.building { store.wakeWaiters(of: slot) }
-            for item in current.pending + current.heldForSteps { item.store.wakeWaiters(of: item.slot) }
-            resolver = current.outer
+        for resolver in chain {
+            for (slot, store) in resolver.building { store.wakeWaiters(of: slot) }
+            for item in resolver.pending + resolver.heldForSteps { item.store.wakeWaiters(of: item.slot) }
         }
         for item in items { item.store.wakeWaiters(of: item.slot) }
         WaitRegistry.awaitFrames(of: thread) { first in
@@ -282,12 +268,7 @@ extension Resolver {
 
     /// The definitions being built on this thread, outermost first, then `key`.
     func threadChain(to key: DefinitionKey) -> [DefinitionKey] {
-        var resolver: Resolver? = self
-        var outermost = self
-        while let current = resolver {
-            outermost = current
-            resolver = current.outer
-        }
+        let outermost = chain.reversed().first.unsafelyUnwrapped
         return outermost.threadChain(from: 0, through: self) + [key]
     }
 
@@ -295,23 +276,10 @@ extension Resolver {
     /// `innermost`, one of its spares (or itself).
     func threadChain(from frame: Int, through innermost: Resolver) -> [DefinitionKey] {
         var chain = (frame..<frameCount).map { frames[$0].key.pointee }
-        var resolver = innermost
-        var inner: [Resolver] = []
-        while resolver !== self, let outer = resolver.outer {
-            inner.append(resolver)
-            resolver = outer
-        }
-        for resolver in inner.reversed() {
+        for resolver in innermost.chain.prefix(while: { $0 !== self }).reversed() {
             chain += (0..<resolver.frameCount).map { resolver.frames[$0].key.pointee }
         }
         return chain
     }
 
-    /// An explicit key names one slot whatever its scope: checked like the graph's other keys.
-    func checkExplicitStoredKey(_ key: DefinitionKey, scope: Scope.Kind) {
-        withUnsafePointer(to: key) { key in
-            let found = entry(for: key, hash: key.pointee.hashBits, scope: scope)
-            checkExplicitKey(key.pointee, at: found, scope: scope)
-        }
-    }
 }
