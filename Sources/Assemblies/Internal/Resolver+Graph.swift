@@ -305,7 +305,7 @@ extension Resolver {
     /// stops before the thread's stack runs out.
     @usableFromInline
     func prepareToPushDeeper(_ key: UnsafePointer<DefinitionKey>) {
-        if UInt(bitPattern: key) &- stackLimit >= stackSpan && thread.stack.isExhausted(at: UInt(bitPattern: key)) {
+        if !hasStackRoom(at: key) && thread.stack.isExhausted(at: UInt(bitPattern: key)) {
             stopBeforeStackOverflow(at: key.pointee)
         }
         if frameCount == frameCapacity {
@@ -330,7 +330,7 @@ extension Resolver {
 
     func push(_ key: UnsafePointer<DefinitionKey>, entry: Int, scope: Scope.Kind) -> Int {
         if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck
-            || UInt(bitPattern: key) &- stackLimit >= stackSpan
+            || !hasStackRoom(at: key)
         {
             prepareToPushDeeper(key)
         }

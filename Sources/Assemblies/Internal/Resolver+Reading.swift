@@ -101,7 +101,7 @@ extension Resolver {
                     return ~(frame << 1)
                 }
             } else if touchedCount < touchedCapacity && frameCount < frameCapacity
-                && frameCount + 1 != nextCycleCheck && UInt(bitPattern: key) &- stackLimit < stackSpan
+                && frameCount + 1 != nextCycleCheck && hasStackRoom(at: key)
             {
                 entry.pointee.generation = generation
                 entry.pointee.scope = scope
@@ -158,7 +158,7 @@ extension Resolver {
             return ~backReference(to: top - 1, key)
         }
         if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck
-            || UInt(bitPattern: key) &- stackLimit >= stackSpan
+            || !hasStackRoom(at: key)
         {
             prepareToPushDeeper(key)
         }

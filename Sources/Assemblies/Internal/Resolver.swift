@@ -41,6 +41,14 @@ final class Resolver {
     /// read path's check when `a &- stackLimit < stackSpan`.
     @usableFromInline let stackLimit: UInt
     @usableFromInline let stackSpan: UInt
+
+    /// Whether the stack at `key` — a local of the `define` call being pushed — is above the limit
+    /// (one subtraction and one compare, on the read path).
+    @inlinable
+    @inline(__always)
+    func hasStackRoom(at key: UnsafePointer<DefinitionKey>) -> Bool {
+        UInt(bitPattern: key) &- stackLimit < stackSpan
+    }
     /// ``resolverKey`` (a copy read without the lazy global's check), for ``Definition``.
     @usableFromInline let threadKey = UInt32(truncatingIfNeeded: Assemblies.resolverKey)
 

@@ -48,10 +48,7 @@ final class SingletonStore: @unchecked Sendable {
     func published(_ key: DefinitionKey) -> (object: AnyObject, key: StoredKey)? {
         lock.withLock {
             guard let slot = slots[key], slot.state == .published, let object = slot.object else { return nil }
-            if key.isExplicit { key.requireSameType(as: slot.key) }
-            if slot.scope != .singleton {
-                Failure.storedKeyScopeMismatch(key, first: slot.key, firstScope: slot.scope, scope: .singleton)
-            }
+            check(key, readingAs: .singleton, in: slot)
             return (object, slot.storedKey)
         }
     }
@@ -81,10 +78,7 @@ final class SingletonStore: @unchecked Sendable {
                 slots[slot.key] = slot  // the slot keeps the key's arguments
                 return .build(slot)
             }
-            if key.isExplicit { key.requireSameType(as: slot.key) }
-            if slot.scope != scope {
-                Failure.storedKeyScopeMismatch(key, first: slot.key, firstScope: slot.scope, scope: scope)
-            }
+            check(key, readingAs: scope, in: slot)
             switch slot.state {
             case .published:
                 if let object = slot.publishedObject { return .instance(object) }
@@ -124,6 +118,15 @@ final class SingletonStore: @unchecked Sendable {
                 let interval = WaitWarning.recheckInterval
                 changed.wait(releasing: lock, seconds: hasWarned ? interval : min(interval, delay - elapsed))
             }
+        }
+    }
+
+    /// Stops when `key` reads `slot` as another type (an explicit key) or in another scope: the
+    /// slot's instance would be read as something it isn't, or cached for a lifetime it hasn't.
+    private func check(_ key: DefinitionKey, readingAs scope: Scope, in slot: SingletonSlot) {
+        if key.isExplicit { key.requireSameType(as: slot.key) }
+        if slot.scope != scope {
+            Failure.storedKeyScopeMismatch(key, first: slot.key, firstScope: slot.scope, scope: scope)
         }
     }
 

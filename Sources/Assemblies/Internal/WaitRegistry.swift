@@ -1,16 +1,17 @@
 /// Who waits for whom, across threads: the wait-for graph that keeps two threads building
 /// singletons that need each other from waiting forever.
 ///
-/// It is touched only when a thread is about to wait for a singleton another thread builds, when a
-/// slot somebody waits for changes hands, and in the rare cycles it resolves — never on the read
-/// path and never while user code runs. Its lock is taken after a store's lock, never before.
+/// It is touched only while a thread waits for a singleton another thread builds (when it starts
+/// and every ``WaitWarning/recheckInterval``), when a slot somebody waits for changes hands, and in
+/// the rare cycles it resolves — never on the read path and never while user code runs. Its lock is
+/// taken after a store's lock, never before.
 ///
 /// When thread T is about to wait for a slot owned by U, and U (directly or through other blocked
 /// threads) waits for something T owns, neither could go on. T then takes U's registered in-flight
 /// instance, as one thread would in a property cycle: U is blocked, so nothing runs on that object
 /// concurrently. From then on T *depends on* U's frame: nothing T builds is published, and T
 /// doesn't hand a finished singleton to anyone, before that frame has finished — when T would, it
-/// blocks until U has finished it (see ``Resolver/awaitForeignDependencies()``). So only one of
+/// blocks until U has finished it (see ``Resolver/awaitForeignDependencies(holding:)``). So only one of
 /// the two threads runs inside the cycle at a time, and both see every instance whole.
 enum WaitRegistry {
     static let lock = Lock()
@@ -64,13 +65,16 @@ enum WaitRegistry {
 
     /// Records that `thread` took the in-flight instance of `frame`, a frame of a blocked thread.
     static func take(_ frame: FrameReference, by thread: ResolverThread) {
-        lock.withLock {
-            dependents[frame, default: []].append(thread)
-            thread.foreignDependencies.append(frame)
-            frame.thread.inbox.append(frame)
-            // If it waits for frames of its own, it marks this one now (see `awaitFrames`).
-            frame.thread.dependenciesSettled.broadcast()
-        }
+        lock.withLock { recordDependency(of: thread, on: frame) }
+    }
+
+    /// Records that `thread` depends on `frame`, and tells the frame's thread. Registry lock held.
+    private static func recordDependency(of thread: ResolverThread, on frame: FrameReference) {
+        dependents[frame, default: []].append(thread)
+        thread.foreignDependencies.append(frame)
+        frame.thread.inbox.append(frame)
+        // If it waits for frames of its own, it marks this one now (see `awaitFrames`).
+        frame.thread.dependenciesSettled.broadcast()
     }
 
     /// Records that `thread` took an instance that `holder` holds back for frames of other threads:
@@ -83,10 +87,7 @@ enum WaitRegistry {
                     thread.inbox.append(frame)
                     continue
                 }
-                dependents[frame, default: []].append(thread)
-                thread.foreignDependencies.append(frame)
-                frame.thread.inbox.append(frame)
-                frame.thread.dependenciesSettled.broadcast()
+                recordDependency(of: thread, on: frame)
             }
         }
     }
