@@ -86,11 +86,11 @@ public final class Overrides<Root: Assembly>: Sendable {
     ) {
         let family = assembly.family
         let capture = OverrideCapture(make: factory)
-        family.overrideCount.wrappingAdd(1, ordering: .relaxed)
+        family.overrideCount.increment()
         Resolver.withCurrent { $0.pendingCapture = capture }
         _ = assembly[keyPath: keyPath]
         Resolver.withCurrent { $0.pendingCapture = nil }
-        family.overrideCount.wrappingSubtract(1, ordering: .relaxed)
+        family.overrideCount.decrement()
         guard let key = capture.key else { Failure.notADefinition(Root.self, Value.self) }
         table.add(Override(key: key, keyPath: keyPath, scope: scope, factory: factory, prebuilt: capture.prebuilt))
     }
@@ -157,12 +157,12 @@ public final class Overrides<Root: Assembly>: Sendable {
     }
 
     private func begin() -> OverrideContext {
-        assembly.family.overrideCount.wrappingAdd(1, ordering: .relaxed)
+        assembly.family.overrideCount.increment()
         return OverrideContext(table: table, parent: OverrideContext.current)
     }
 
     private func end() {
-        assembly.family.overrideCount.wrappingSubtract(1, ordering: .relaxed)
+        assembly.family.overrideCount.decrement()
         for description in unused {
             let warning =
                 "Assemblies: warning: the override of \(description) was never used. Check that it "

@@ -145,7 +145,7 @@ private func foreignReads(applying label: String, reads: Int) async -> Int {
             }
             if overrideSharedApp.core.network.name != label { foreign += 1 }
             if read.isMultiple(of: 3) { await Task.yield() }
-            if read.isMultiple(of: 250) { try? await Task.sleep(for: .milliseconds(1)) }
+            if read.isMultiple(of: 250) { try? await Task.sleep(nanoseconds: 1_000_000) }
         }
     }
     return foreign

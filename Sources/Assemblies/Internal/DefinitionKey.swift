@@ -118,8 +118,12 @@ struct DefinitionKey {
     static func bits(of string: StaticString) -> (word: UInt, count: Int) {
         let raw = unsafeBitCast(string, to: (word: UInt, count: Int, flags: UInt8).self)
         let isScalar = raw.flags & 1 != 0
-        return (isScalar ? raw.word | 1 << 63 : raw.word, isScalar ? -1 : raw.count)
+        return (isScalar ? raw.word | scalarFlag : raw.word, isScalar ? -1 : raw.count)
     }
+
+    /// The top bit of a word, set in a lone scalar's word: bit 63, or bit 31 on 32-bit watchOS.
+    @inlinable
+    static var scalarFlag: UInt { 1 << (UInt.bitWidth - 1) }
 
     /// Whether the key was given with `withKey:`.
     @inlinable
@@ -144,8 +148,9 @@ struct DefinitionKey {
         let words =
             assemblyBits ^ (typeBits &* 31) ^ (argumentBits &* 961) ^ nameBits ^ UInt(bitPattern: nameCount)
             ^ (line &* 29_791)
-        let mixed = words &* 0x9E37_79B9_7F4A_7C15
-        return mixed ^ (mixed >> 32)
+        // The golden-ratio multiplier, cut to 32 bits on 32-bit watchOS (armv7k, arm64_32).
+        let mixed = words &* UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
+        return mixed ^ (mixed >> (UInt.bitWidth / 2))
     }
 
     /// Whether the keys behind two pointers name the same slot.
@@ -205,7 +210,7 @@ struct DefinitionKey {
     /// The member name or explicit key.
     var nameDescription: String {
         if nameCount < 0 {
-            let value = UInt32(truncatingIfNeeded: UInt(bitPattern: name) & ~(1 << 63))
+            let value = UInt32(truncatingIfNeeded: UInt(bitPattern: name) & ~Self.scalarFlag)
             return String(UnicodeScalar(value).map(Character.init) ?? "?")
         }
         return String(decoding: UnsafeRawBufferPointer(start: name, count: nameCount), as: UTF8.self)

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -27,7 +25,7 @@ final class Family: Sendable {
     /// How many override contexts of this family exist in any task (plus key paths being
     /// captured). While it is zero, no read looks for a task's overrides: a read checks this one
     /// word first.
-    @usableFromInline let overrideCount = Atomic<Int>(0)
+    @usableFromInline let overrideCount = AtomicCount()
     /// The singletons, weak singletons and resettable scopes' instances.
     @usableFromInline let singletons = SingletonStore()
     private let state = Locked(State())
@@ -54,7 +52,12 @@ final class Family: Sendable {
     /// Whether a read may have to look for the current task's overrides of this family.
     @inlinable
     @inline(__always)
-    var mayBeOverridden: Bool { overrideCount.load(ordering: .relaxed) != 0 }
+    var mayBeOverridden: Bool { !overrideCount.isZero }
+
+    deinit {
+        // Nothing reads the count now: each reader holds the family (an assembly's `family`).
+        overrideCount.deallocate()
+    }
 
     // MARK: Assemblies
 
