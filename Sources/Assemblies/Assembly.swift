@@ -80,7 +80,9 @@ open class Assembly: @unchecked Sendable {
     ///     assembly of the family, is one slot. By default the key is the definition site — this
     ///     assembly type, the member name, the result type and the place in the source — so two
     ///     definitions never collide, and an override that reads `super`'s definition gets the
-    ///     superclass's instance.
+    ///     superclass's instance. The key is a string literal; to key by values known only at run
+    ///     time, pass them as `arguments:` with a literal key:
+    ///     `define(withKey: "user", arguments: id) { ... }`.
     ///   - scope: How long the instance lives and who shares it; ``Scope/objectGraph`` by default.
     ///   - function: The member that defines the object. Leave the default.
     ///   - file: The file of the definition, part of its key. Leave the default.
@@ -260,7 +262,8 @@ open class Assembly: @unchecked Sendable {
     /// in this assembly or a collaborator. A graph keeps no argument once it has closed.
     ///
     /// - Parameters:
-    ///   - key: An explicit key shared by the whole family; by default the definition site.
+    ///   - key: An explicit key shared by the whole family; by default the definition site. A string
+    ///     literal: values known only at run time belong in `arguments`.
     ///   - scope: How long the instance lives and who shares it; ``Scope/objectGraph`` by default.
     ///   - arguments: The method's parameters, as part of the key.
     ///   - function: The member that defines the object. Leave the default.
@@ -311,7 +314,8 @@ open class Assembly: @unchecked Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - key: An explicit key shared by the whole family; by default the definition site.
+    ///   - key: An explicit key shared by the whole family; by default the definition site. A string
+    ///     literal: values known only at run time belong in `arguments`.
     ///   - scope: How long the instance lives and who shares it; ``Scope/objectGraph`` by default.
     ///   - arguments: The method's parameters, as part of the key.
     ///   - function: The member that defines the object. Leave the default.

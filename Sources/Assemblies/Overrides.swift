@@ -11,7 +11,7 @@ import Android
 /// Replacements of definitions with test doubles, for the tasks that apply them.
 ///
 /// Name a definition by key path, so that a wrong name or a double of the wrong type doesn't
-/// compile, give a factory of doubles, and run the test inside ``apply(_:)``. While it
+/// compile, give a factory of doubles, and run the test inside ``apply(whenUnused:_:)``. While it
 /// runs, every read of the family in that task — the definition itself and everything that
 /// depends on it — sees the double. Production code is untouched.
 ///
@@ -33,7 +33,7 @@ import Android
 /// A double is built in the scope of the definition it replaces, unless `replace` is given another.
 /// While overrides apply, the task's reads of the family use singletons of their own — built
 /// afresh, on the doubles — so a singleton cached before the override took effect, or built by
-/// another task, is never handed out, and nothing built on a double outlives ``apply(_:)``.
+/// another task, is never handed out, and nothing built on a double outlives ``apply(whenUnused:_:)``.
 ///
 /// ## Tasks
 ///
@@ -50,7 +50,8 @@ import Android
 /// ## Unused overrides
 ///
 /// An override that no read used usually means a key path to the wrong definition. ``unused``
-/// lists them, and `apply` prints one warning for each when it returns.
+/// lists them, and `apply` prints one warning for each when it returns — unless it, or `replace`,
+/// is told otherwise with ``UnusedOverrides``.
 public final class Overrides<Root: Assembly>: Sendable {
     /// The assembly whose family the overrides replace definitions in.
     public let assembly: Root
@@ -78,10 +79,13 @@ public final class Overrides<Root: Assembly>: Sendable {
     /// - Parameters:
     ///   - keyPath: The property that defines the object to replace.
     ///   - scope: The scope to build doubles in; by default the original definition's.
+    ///   - whenUnused: What `apply` does if no read uses this override; by default what `apply` is
+    ///     told. `.ignore` for a double that some tests don't need.
     ///   - factory: Makes a double.
     public func replace<Value>(
         _ keyPath: KeyPath<Root, Value>,
         scope: Scope? = nil,
+        whenUnused: UnusedOverrides? = nil,
         with factory: @escaping @Sendable () -> Value
     ) {
         let family = assembly.family
@@ -92,12 +96,21 @@ public final class Overrides<Root: Assembly>: Sendable {
         Resolver.withCurrent { $0.pendingCapture = nil }
         family.overrideCount.decrement()
         guard let key = capture.key else { Failure.notADefinition(Root.self, Value.self) }
-        table.add(Override(key: key, keyPath: keyPath, scope: scope, factory: factory, prebuilt: capture.prebuilt))
+        table.add(
+            Override(
+                key: key,
+                keyPath: keyPath,
+                scope: scope,
+                whenUnused: whenUnused,
+                factory: factory,
+                prebuilt: capture.prebuilt
+            )
+        )
     }
 
     /// Removes the replacement of the definition that `keyPath` reads.
     ///
-    /// - Parameter keyPath: A key path given to ``replace(_:scope:with:)``.
+    /// - Parameter keyPath: A key path given to ``replace(_:scope:whenUnused:with:)``.
     public func remove<Value>(_ keyPath: KeyPath<Root, Value>) {
         table.removeOverride(at: keyPath)
     }
@@ -117,27 +130,43 @@ public final class Overrides<Root: Assembly>: Sendable {
     /// - Parameters:
     ///   - original: A collaborator type of the family (not the root's type).
     ///   - substitute: A subclass of `original`.
-    public func replace<Original: Assembly>(_ original: Original.Type, with substitute: Original.Type) {
-        table.add(substitute: substitute, for: original)
+    ///   - whenUnused: What `apply` does if the family never reaches `original`; by default what
+    ///     `apply` is told.
+    public func replace<Original: Assembly>(
+        _ original: Original.Type,
+        with substitute: Original.Type,
+        whenUnused: UnusedOverrides? = nil
+    ) {
+        table.add(substitute: substitute, for: original, whenUnused: whenUnused)
     }
 
     /// Removes the substitution of the collaborator type `original`.
     ///
-    /// - Parameter original: A type given to ``replace(_:with:)``.
+    /// - Parameter original: A type given to ``replace(_:with:whenUnused:)``.
     public func remove<Original: Assembly>(_ original: Original.Type) {
         table.removeSubstitute(for: original)
     }
 
-    /// The overrides no read has used yet, as `AssemblyType.member` (or the substitute's type).
-    public var unused: [String] { table.unused }
+    /// The overrides no read has used yet, as `AssemblyType.member` (or the substitute's type) —
+    /// every one, whatever `whenUnused` says.
+    public var unused: [String] { table.unused.map(\.description) }
 
     /// Runs `body` with these overrides in effect for the current task and its child tasks.
     ///
-    /// - Parameter body: The code that reads the family, a test for instance.
+    /// ```swift
+    /// overrides.apply {
+    ///     #expect(app.forecastController.client is StubWeatherClient)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - whenUnused: What to do, as it returns, with the overrides no read has used (those that
+    ///     `replace` gave no `whenUnused` of their own): warn on standard error by default.
+    ///   - body: The code that reads the family, a test for instance.
     /// - Returns: What `body` returns.
-    public func apply<Result>(_ body: () throws -> Result) rethrows -> Result {
+    public func apply<Result>(whenUnused: UnusedOverrides = .warn, _ body: () throws -> Result) rethrows -> Result {
         let context = begin()
-        defer { end() }
+        defer { end(whenUnused: whenUnused) }
         return try OverrideContext.$current.withValue(context) { try body() }
     }
 
@@ -145,14 +174,17 @@ public final class Overrides<Root: Assembly>: Sendable {
     ///
     /// - Parameters:
     ///   - isolation: The actor `body` runs on; the caller's by default.
+    ///   - whenUnused: What to do, as it returns, with the overrides no read has used (those that
+    ///     `replace` gave no `whenUnused` of their own): warn on standard error by default.
     ///   - body: The code that reads the family, a test for instance.
     /// - Returns: What `body` returns.
     public func apply<Result>(
         isolation: isolated (any Actor)? = #isolation,
+        whenUnused: UnusedOverrides = .warn,
         _ body: () async throws -> Result
     ) async rethrows -> Result {
         let context = begin()
-        defer { end() }
+        defer { end(whenUnused: whenUnused) }
         return try await OverrideContext.$current.withValue(context, operation: body, isolation: isolation)
     }
 
@@ -161,13 +193,26 @@ public final class Overrides<Root: Assembly>: Sendable {
         return OverrideContext(table: table, parent: OverrideContext.current)
     }
 
-    private func end() {
+    private func end(whenUnused: UnusedOverrides) {
         assembly.family.overrideCount.decrement()
-        for description in unused {
-            let warning =
-                "Assemblies: warning: the override of \(description) was never used. Check that it "
-                + "names a definition (or collaborator type) your code reads, or remove it.\n"
-            _ = warning.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        var reported: [String] = []
+        for (description, own) in table.unused {
+            switch own ?? whenUnused {
+            case .warn:
+                let warning =
+                    "Assemblies: warning: the override of \(description) was never used. Check that it "
+                    + "names a definition (or collaborator type) your code reads, or remove it.\n"
+                _ = warning.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+            case .ignore:
+                break
+            case .report(let report) where own != nil:
+                report([description])
+            case .report:
+                reported.append(description)
+            }
+        }
+        if case .report(let report) = whenUnused, !reported.isEmpty {
+            report(reported)
         }
     }
 }

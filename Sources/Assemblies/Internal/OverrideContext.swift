@@ -90,7 +90,14 @@ final class OverrideTable: Sendable {
         /// Counts changes, so that contexts drop singletons built before one.
         var version = 0
         var overrides: [Override] = []
-        var substitutes: [(original: ObjectIdentifier, substitute: Assembly.Type, isUsed: Bool)] = []
+        var substitutes: [Substitute] = []
+    }
+
+    private struct Substitute {
+        let original: ObjectIdentifier
+        let substitute: Assembly.Type
+        let whenUnused: UnusedOverrides?
+        var isUsed = false
     }
 
     init(family: Family) {
@@ -121,10 +128,12 @@ final class OverrideTable: Sendable {
         _ = removed
     }
 
-    func add(substitute: Assembly.Type, for original: Assembly.Type) {
+    func add(substitute: Assembly.Type, for original: Assembly.Type, whenUnused: UnusedOverrides?) {
         state.withLock { state in
             state.substitutes.removeAll { $0.original == ObjectIdentifier(original) }
-            state.substitutes.append((ObjectIdentifier(original), substitute, false))
+            state.substitutes.append(
+                Substitute(original: ObjectIdentifier(original), substitute: substitute, whenUnused: whenUnused)
+            )
             state.version += 1
         }
     }
@@ -156,12 +165,14 @@ final class OverrideTable: Sendable {
         }
     }
 
-    /// What was never used: `AssemblyType.member` for a definition, the type for a collaborator.
-    var unused: [String] {
-        state.withLock { state in
-            state.overrides.filter { !$0.isUsed }.map(\.key.description)
-                + state.substitutes.filter { !$0.isUsed }.map { String(describing: $0.substitute) }
+    /// What was never used: `AssemblyType.member` for a definition, the type for a collaborator;
+    /// each with what `replace` said to do when it is unused, if anything.
+    var unused: [(description: String, whenUnused: UnusedOverrides?)] {
+        let (overrides, substitutes) = state.withLock { state in
+            (state.overrides.filter { !$0.isUsed }, state.substitutes.filter { !$0.isUsed })
         }
+        return overrides.map { ($0.key.description, $0.whenUnused) }
+            + substitutes.map { (String(describing: $0.substitute), $0.whenUnused) }
     }
 }
 
@@ -174,16 +185,25 @@ final class Override: @unchecked Sendable {
     var key: DefinitionKey { storedKey.key }
     let keyPath: AnyKeyPath
     @usableFromInline let scope: Scope?
+    let whenUnused: UnusedOverrides?
     private let factory: @Sendable () -> Any
     private let lock = Lock()
     /// The double made while the key path was captured, handed out by the first build.
     private var prebuilt: Any?
     var isUsed = false
 
-    init(key: StoredKey, keyPath: AnyKeyPath, scope: Scope?, factory: @escaping @Sendable () -> Any, prebuilt: Any?) {
+    init(
+        key: StoredKey,
+        keyPath: AnyKeyPath,
+        scope: Scope?,
+        whenUnused: UnusedOverrides?,
+        factory: @escaping @Sendable () -> Any,
+        prebuilt: Any?
+    ) {
         storedKey = key
         self.keyPath = keyPath
         self.scope = scope
+        self.whenUnused = whenUnused
         self.factory = factory
         self.prebuilt = prebuilt
     }
