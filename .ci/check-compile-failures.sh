@@ -24,6 +24,7 @@ for file in .ci/compile-failures/*.swift; do
         fi
         continue
     fi
+    before=$failures
     if [ "$status" -eq 0 ]; then
         echo "FAIL $file: compiled, but should fail"
         failures=$((failures + 1))
@@ -36,7 +37,7 @@ for file in .ci/compile-failures/*.swift; do
             failures=$((failures + 1))
         fi
     done < <(sed -n 's|^// expect: ||p' "$file")
-    echo "ok   $file"
+    [ "$failures" -eq "$before" ] && echo "ok   $file"
 done
 if [ "$failures" -ne 0 ]; then
     echo "error: $failures compile-time diagnostics differ from what .ci/compile-failures expects" >&2

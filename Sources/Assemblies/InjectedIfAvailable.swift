@@ -8,28 +8,31 @@
 /// ```
 ///
 /// Like ``Injected``, but an access while no family is the default gives `nil` instead of stopping
-/// the program, and the next access tries again. Once resolved, it returns the same instance.
+/// the program, and the next access tries again. Once resolved, it returns the same instance. Like
+/// ``Injected``, it can be read from any thread with a getter that doesn't mutate, and is
+/// `Sendable` when `Value` is.
 @propertyWrapper
 public struct InjectedIfAvailable<Root: Assembly, Value> {
-    private let keyPath: KeyPath<Root, Value>
-    private var value: Value?
+    private let cell: InjectionCell<Root, Value, Value>
 
     /// A property resolved from the definition that `keyPath` reads, when a family is the default.
     ///
     /// - Parameter keyPath: A definition, from an assembly type of the default family.
     public init(_ keyPath: KeyPath<Root, Value>) {
-        self.keyPath = keyPath
+        cell = InjectionCell(keyPath)
     }
 
     /// The instance, or `nil` while no family is the default.
     public var wrappedValue: Value? {
-        mutating get {
-            if let value { return value }
-            value = DefaultAssembly.assembly(Root.self).map { DefaultAssembly.read(keyPath, from: $0) }
-            return value
+        get {
+            cell.value(wrapper: "InjectedIfAvailable") {
+                DefaultAssembly.assembly(Root.self).map { DefaultAssembly.read(cell.keyPath, from: $0) }
+            }
         }
-        set {
-            value = newValue
+        nonmutating set {
+            if let newValue { cell.set(newValue) } else { cell.reset() }
         }
     }
 }
+
+extension InjectedIfAvailable: Sendable where Value: Sendable {}

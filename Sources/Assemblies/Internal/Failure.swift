@@ -183,6 +183,18 @@ enum Failure {
         )
     }
 
+    static func injectionReadWhileResolving(_ root: Any.Type, _ value: Any.Type, wrapper: String) -> Never {
+        stop(
+            """
+            @\(wrapper)(\\\(root).…) was read as \(value) while this thread was resolving that very \
+            property: resolving it read it again, so its value doesn't exist yet. This happens when the \
+            definition (or something it builds) reads the object that holds the property — from the \
+            object's initializer, say. To fix this, read the property only once the object is built, \
+            or pass the dependency in through the definition instead of the property wrapper.
+            """
+        )
+    }
+
     static func resetOfUnnamedScope(_ scope: Scope) -> Never {
         stop(
             """
