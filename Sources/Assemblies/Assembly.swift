@@ -37,6 +37,9 @@
 /// An assembly created with `init()` is the root of a new family: its own singletons and its own
 /// collaborators. Assemblies reached through ``collaborator(_:)`` join the family of the assembly
 /// that reached them. Keep the root alive while you use the family.
+///
+/// A root created with ``init(configuration:)`` gives its family values — settings, a URL, an
+/// environment — that every assembly of the family reads with ``configuration(_:)``.
 open class Assembly: @unchecked Sendable {
     // @unchecked: the only stored property is an immutable reference to a Sendable family.
     @usableFromInline let family: Family
@@ -48,9 +51,46 @@ open class Assembly: @unchecked Sendable {
         if let family = Resolver.withCurrent({ $0.takePendingFamily(for: Self.self) }) {
             self.family = family
         } else {
-            family = Family()
+            let configuration = Resolver.withCurrent { $0.takePendingConfiguration(for: Self.self) }
+            family = Family(configuration: configuration ?? FamilyConfiguration(unconfigured: Self.self))
             family.adopt(root: self)
         }
+    }
+
+    /// Creates the root of a new family configured with `values`, which every assembly of the family
+    /// reads with ``configuration(_:)``.
+    ///
+    /// ```swift
+    /// struct Settings: Sendable {
+    ///     let databaseURL: String
+    /// }
+    ///
+    /// final class AppAssembly: Assembly, @unchecked Sendable {
+    ///     var storage: StorageAssembly { collaborator() }
+    /// }
+    ///
+    /// final class StorageAssembly: Assembly, @unchecked Sendable {
+    ///     var database: Database {
+    ///         define(scope: .singleton) { Database(url: self.configuration(Settings.self).databaseURL) }
+    ///     }
+    /// }
+    ///
+    /// let app = AppAssembly(configuration: Settings(databaseURL: "postgres://localhost/app"))
+    /// ```
+    ///
+    /// Every subclass has this initializer: it needs no initializer of its own, and `init()` still
+    /// creates the collaborators. Give one value of each type — a configuration struct, a URL, an
+    /// environment enum; two values of one type stop the program, since definitions read them by
+    /// type. The values are `Sendable` and never change: a family reads them from any thread without
+    /// a lock. For values that change at run time, configure the family with the object that holds
+    /// them.
+    ///
+    /// - Parameter values: The family's configuration, one value of each type.
+    public convenience init<each Value: Sendable>(configuration values: repeat each Value) {
+        let configuration = FamilyConfiguration(of: Self.self, repeat each values)
+        let outer = Resolver.withCurrent { $0.beginRoot(Self.self, configuredWith: configuration) }
+        self.init()
+        Resolver.withCurrent { $0.endRoot(outer) }
     }
 
     deinit {
@@ -359,6 +399,27 @@ open class Assembly: @unchecked Sendable {
             line: line,
             argument: argument
         )
+    }
+
+    // MARK: Configuration
+
+    /// The value of type `Value` that the family's root was created with, by
+    /// ``init(configuration:)``.
+    ///
+    /// ```swift
+    /// var client: HTTPClient {
+    ///     define(scope: .singleton) { HTTPClient(baseURL: self.configuration(Settings.self).apiURL) }
+    /// }
+    /// ```
+    ///
+    /// Any assembly of the family reads the root's values: the root itself and every collaborator.
+    /// `Value` may also be a protocol or a superclass that exactly one of the values is. When the
+    /// family has no such value, the program stops with a message that names the types it has.
+    ///
+    /// - Parameter type: The type of the value; inferred from the context by default.
+    /// - Returns: The value.
+    public final func configuration<Value>(_ type: Value.Type = Value.self) -> Value {
+        family.configuration.value(Value.self, readBy: Swift.type(of: self))
     }
 
     // MARK: Collaborators

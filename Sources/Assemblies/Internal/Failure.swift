@@ -195,6 +195,50 @@ enum Failure {
         )
     }
 
+    static func configurationTypeGivenTwice(_ root: Assembly.Type, _ type: Any.Type) -> Never {
+        stop(
+            """
+            \(root)(configuration:) was given two values of type \(type), but a family keeps one value of \
+            each type, which its definitions read by type. To fix this, give the values types of their \
+            own, or gather them in a struct: `struct Endpoints: Sendable { let api: URL; let images: URL }`.
+            """
+        )
+    }
+
+    static func configurationValueMissing(
+        _ value: Any.Type,
+        readBy reader: Assembly.Type,
+        configuration: FamilyConfiguration,
+        matches: [Any.Type]
+    ) -> Never {
+        let root = configuration.rootType
+        let read = "\(reader) read configuration(\(value).self), but"
+        if !matches.isEmpty {
+            stop(
+                """
+                \(read) several of the family's values are one: \(matches.map { "\($0)" }.joined(separator: ", ")). \
+                To fix this, ask for the exact type of one of them.
+                """
+            )
+        } else if configuration.isGiven {
+            stop(
+                """
+                \(read) the family has no value of that type: \(root) was created with \
+                \(configuration.typeNames.joined(separator: ", ")) and no \(value). To fix this, create it with \
+                one more value: `\(root)(configuration: ..., \(value)(...))`.
+                """
+            )
+        } else {
+            stop(
+                """
+                \(read) the family has no value of that type: its root, \(root), was created with `init()`, \
+                without configuration. To fix this, create the root with its values: \
+                `\(root)(configuration: \(value)(...))`.
+                """
+            )
+        }
+    }
+
     static func resetOfUnnamedScope(_ scope: Scope) -> Never {
         stop(
             """

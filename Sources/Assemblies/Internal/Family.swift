@@ -28,6 +28,8 @@ final class Family: Sendable {
     @usableFromInline let overrideCount = AtomicCount()
     /// The singletons, weak singletons and resettable scopes' instances.
     @usableFromInline let singletons = SingletonStore()
+    /// The values the root was created with; immutable, so read without a lock.
+    let configuration: FamilyConfiguration
     private let state = Locked(State())
 
     private static let lastID = Locked<UInt64>(0)
@@ -42,7 +44,8 @@ final class Family: Sendable {
         var isActivated = false
     }
 
-    init() {
+    init(configuration: FamilyConfiguration) {
+        self.configuration = configuration
         id = Self.lastID.withLock { lastID in
             lastID += 1
             return lastID

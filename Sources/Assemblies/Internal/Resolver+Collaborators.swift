@@ -22,4 +22,34 @@ extension Resolver {
         pendingType = nil
         return family
     }
+
+    // MARK: Configured roots
+
+    /// Hands `configuration` to the root of `type` that `init(configuration:)` creates next, with the
+    /// `init()` it delegates to; returns what was pending before, for ``endRoot(_:)``.
+    func beginRoot(
+        _ type: Assembly.Type,
+        configuredWith configuration: FamilyConfiguration
+    ) -> (FamilyConfiguration?, ObjectIdentifier?) {
+        defer {
+            pendingConfiguration = configuration
+            pendingConfigurationType = ObjectIdentifier(type)
+        }
+        return (pendingConfiguration, pendingConfigurationType)
+    }
+
+    /// Restores what was pending before ``beginRoot(_:configuredWith:)``.
+    func endRoot(_ outer: (FamilyConfiguration?, ObjectIdentifier?)) {
+        (pendingConfiguration, pendingConfigurationType) = outer
+    }
+
+    /// The configuration of the family a root of `type` being created starts, if it was given one.
+    func takePendingConfiguration(for type: Assembly.Type) -> FamilyConfiguration? {
+        guard pendingConfigurationType == ObjectIdentifier(type), let configuration = pendingConfiguration else {
+            return nil
+        }
+        pendingConfiguration = nil
+        pendingConfigurationType = nil
+        return configuration
+    }
 }

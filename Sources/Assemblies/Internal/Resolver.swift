@@ -282,6 +282,9 @@ final class Resolver {
     /// The family a collaborator being created joins (see ``makeAssembly(_:in:)``).
     var pendingFamily: Family?
     var pendingType: ObjectIdentifier?
+    /// The configuration a root being created with `init(configuration:)` gives its family.
+    var pendingConfiguration: FamilyConfiguration?
+    var pendingConfigurationType: ObjectIdentifier?
     /// A resolver for a top-level resolution that starts while this one is busy with another family.
     var spare: Resolver?
     /// For a spare resolver: the resolver it stands in for (which owns it), and the read that

@@ -1,0 +1,27 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The recipes of the documentation (Sources/Assemblies/Assemblies.docc/Recipes.md), compiled and run
+// by CI. A separate package, so the library's own Package.swift stays dependency-free:
+//
+//     swift run --package-path Recipes ConfigurationRecipe
+
+let package = Package(
+    name: "Recipes",
+    // swift-configuration's floor; the library's own is lower.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    dependencies: [
+        .package(name: "Assemblies", path: ".."),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "ConfigurationRecipe",
+            dependencies: [
+                .product(name: "Assemblies", package: "Assemblies"),
+                .product(name: "Configuration", package: "swift-configuration"),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
