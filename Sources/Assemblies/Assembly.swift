@@ -30,7 +30,9 @@
 /// own — the graph in flight belongs to the reading thread, and the singletons live in the family
 /// behind a lock. Because `Assembly` is a non-final class, Swift asks every subclass to restate the
 /// conformance; write `final class MyAssembly: Assembly, @unchecked Sendable`. The restatement is
-/// sound as long as your assembly adds no mutable stored properties of its own.
+/// sound as long as your assembly adds no mutable state: its stored properties are `let`s of
+/// `Sendable` types. Debug builds check the first assembly of each type for stored `var`s and stop
+/// with the property's name (see <doc:ThreadSafety#Restating-unchecked-Sendable>).
 ///
 /// ## Families
 ///
@@ -55,6 +57,7 @@ open class Assembly: @unchecked Sendable {
             family = Family(configuration: configuration ?? FamilyConfiguration(unconfigured: Self.self))
             family.adopt(root: self)
         }
+        StoredStateCheck.check(Self.self)
     }
 
     /// Creates the root of a new family configured with `values`, which every assembly of the family

@@ -195,6 +195,27 @@ enum Failure {
         )
     }
 
+    static func mutableStoredProperty(_ assembly: AnyClass, _ field: String) -> Never {
+        let lazy = "$__lazy_storage_$_"
+        let property: String
+        if field.hasPrefix(lazy) {
+            property = "`lazy var \(field.dropFirst(lazy.count))`"
+        } else if field.hasPrefix("_") {
+            property = "`var \(field.dropFirst())` (the storage of a property wrapper) or `var \(field)`"
+        } else {
+            property = "`var \(field)`"
+        }
+        stop(
+            """
+            \(assembly) declares the stored property \(property), but an assembly keeps no mutable state: \
+            every thread that reads its family shares it, so a stored variable races, and the \
+            `@unchecked Sendable` that each assembly restates keeps the compiler from saying so. To fix \
+            this, make it a `let` of a `Sendable` type (a class that locks, for a value that changes), \
+            give the family the value with `init(configuration:)`, or define the object it holds.
+            """
+        )
+    }
+
     static func configurationTypeGivenTwice(_ root: Assembly.Type, _ type: Any.Type) -> Never {
         stop(
             """
