@@ -130,18 +130,21 @@ open class Assembly: @unchecked Sendable {
     ///   - function: The member that defines the object. Leave the default.
     ///   - file: The file of the definition, part of its key. Leave the default.
     ///   - line: The line of the definition, part of its key. Leave the default.
-    ///   - body: Builds, registers and wires the instance, and returns it.
+    ///   - body: Builds, registers and wires the instance, and returns it. It may throw: see
+    ///     <doc:ThrowingDefinitions>.
     /// - Returns: The instance for this read: built by `body`, or shared from the graph or the family.
+    /// - Throws: What `body` throws, with its type; nothing when it throws nothing. A body that threw
+    ///   leaves nothing behind: the next read builds the object again.
     @inlinable
     @inline(__always)
-    public final func define<T>(
+    public final func define<T, E: Error>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
         function: StaticString = #function,
         file: StaticString = #fileID,
         line: UInt = #line,
-        _ body: (Definition<T>) -> T
-    ) -> T {
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
         var definitionKey = self.key(
             T.self,
             explicitKey: key,
@@ -150,7 +153,7 @@ open class Assembly: @unchecked Sendable {
             line: line,
             argument: nil
         )
-        return Reading.read(
+        return try Reading.read(
             &definitionKey,
             scope: scope,
             in: family,
@@ -172,16 +175,17 @@ open class Assembly: @unchecked Sendable {
     ///   - line: The line of the definition, part of its key. Leave the default.
     ///   - body: Builds and wires the instance, and returns it.
     /// - Returns: The instance for this read.
+    /// - Throws: What `body` throws; nothing when it throws nothing.
     @inlinable
     @inline(__always)
-    public final func define<T>(
+    public final func define<T, E: Error>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
         function: StaticString = #function,
         file: StaticString = #fileID,
         line: UInt = #line,
-        _ body: () -> T
-    ) -> T {
+        _ body: () throws(E) -> T
+    ) throws(E) -> T {
         var definitionKey = self.key(
             T.self,
             explicitKey: key,
@@ -190,11 +194,11 @@ open class Assembly: @unchecked Sendable {
             line: line,
             argument: nil
         )
-        return Reading.read(
+        return try Reading.read(
             &definitionKey,
             scope: scope,
             in: family
-        ) { (_: Definition<T>) in body() }
+        ) { (_: Definition<T>) throws(E) in try body() }
     }
 
     /// Defines how an object built outside the framework is wired: injection into an existing object.
@@ -221,17 +225,18 @@ open class Assembly: @unchecked Sendable {
     ///   - line: The line of the definition, part of its key. Leave the default.
     ///   - body: Wires `existing` and returns it.
     /// - Returns: `existing`, wired.
+    /// - Throws: What `body` throws; nothing when it throws nothing.
     @inlinable
     @inline(__always)
-    public final func define<T: AnyObject>(
+    public final func define<T: AnyObject, E: Error>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
         injecting existing: T,
         function: StaticString = #function,
         file: StaticString = #fileID,
         line: UInt = #line,
-        _ body: (Definition<T>) -> T
-    ) -> T {
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
         var definitionKey = self.key(
             T.self,
             explicitKey: key,
@@ -240,13 +245,13 @@ open class Assembly: @unchecked Sendable {
             line: line,
             argument: existing
         )
-        return Reading.read(
+        return try Reading.read(
             &definitionKey,
             scope: scope,
             in: family
-        ) { definition in
+        ) { (definition: Definition<T>) throws(E) in
             definition.initObject(existing)
-            return body(definition)
+            return try body(definition)
         }
     }
 
@@ -271,19 +276,20 @@ open class Assembly: @unchecked Sendable {
     ///   - line: The line of the definition, part of its key. Leave the default.
     ///   - body: Wires `existing` and returns it.
     /// - Returns: `existing`, wired.
+    /// - Throws: What `body` throws; nothing when it throws nothing.
     @inlinable
     @inline(__always)
-    public final func define<T: AnyObject>(
+    public final func define<T: AnyObject, E: Error>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
         injecting existing: T,
         function: StaticString = #function,
         file: StaticString = #fileID,
         line: UInt = #line,
-        _ body: () -> T
-    ) -> T {
-        define(withKey: key, scope: scope, injecting: existing, function: function, file: file, line: line) {
-            (_: Definition<T>) in body()
+        _ body: () throws(E) -> T
+    ) throws(E) -> T {
+        try define(withKey: key, scope: scope, injecting: existing, function: function, file: file, line: line) {
+            (_: Definition<T>) throws(E) in try body()
         }
     }
 
@@ -314,16 +320,17 @@ open class Assembly: @unchecked Sendable {
     ///   - line: The line of the definition, part of its key. Leave the default.
     ///   - body: Builds, registers and wires the instance, and returns it.
     /// - Returns: The instance for this read and these arguments.
+    /// - Throws: What `body` throws; nothing when it throws nothing.
     @inlinable
-    public final func define<T, each Argument: Hashable>(
+    public final func define<T, E: Error, each Argument: Hashable>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
         arguments: repeat each Argument,
         function: StaticString = #function,
         file: StaticString = #fileID,
         line: UInt = #line,
-        _ body: (Definition<T>) -> T
-    ) -> T {
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
         var values: [AnyHashable] = []
         var types: [ObjectIdentifier] = []
         func add<Value: Hashable>(_ value: Value) {
@@ -342,9 +349,8 @@ open class Assembly: @unchecked Sendable {
             line: line,
             arguments: arguments
         )
-        return withExtendedLifetime(arguments) {
-            Reading.read(&definitionKey, scope: scope, in: family, body)
-        }
+        defer { withExtendedLifetime(arguments) {} }
+        return try Reading.read(&definitionKey, scope: scope, in: family, body)
     }
 
     /// Defines how the object a method with parameters returns is built, with the argument values
@@ -366,20 +372,25 @@ open class Assembly: @unchecked Sendable {
     ///   - line: The line of the definition, part of its key. Leave the default.
     ///   - body: Builds and wires the instance, and returns it.
     /// - Returns: The instance for this read and these arguments.
+    /// - Throws: What `body` throws; nothing when it throws nothing.
     @inlinable
-    public final func define<T, each Argument: Hashable>(
+    public final func define<T, E: Error, each Argument: Hashable>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
         arguments: repeat each Argument,
         function: StaticString = #function,
         file: StaticString = #fileID,
         line: UInt = #line,
-        _ body: () -> T
-    ) -> T {
-        define(withKey: key, scope: scope, arguments: repeat each arguments, function: function, file: file, line: line)
-        {
-            (_: Definition<T>) in body()
-        }
+        _ body: () throws(E) -> T
+    ) throws(E) -> T {
+        try define(
+            withKey: key,
+            scope: scope,
+            arguments: repeat each arguments,
+            function: function,
+            file: file,
+            line: line
+        ) { (_: Definition<T>) throws(E) in try body() }
     }
 
     /// The key of a read of this assembly's definition at `function`, `file` and `line`.

@@ -195,6 +195,20 @@ enum Failure {
         )
     }
 
+    /// `chain`: the definitions being built on the thread, outermost first, the one that threw last.
+    static func threwAfterHandingOut(_ chain: [DefinitionKey]) -> Never {
+        let thrower = chain[chain.count - 1].description
+        stop(
+            """
+            the body of \(thrower) threw after its instance, registered with `*~>`, was handed out to a \
+            definition that closes a cycle back to it (read through \(describe(chain))). What holds \
+            that instance would keep an object that was never finished. To fix this, do the work that \
+            throws in \(thrower) before `definition *~> instance` registers it — open the file or the \
+            database first, then build and register the object — or don't let the error leave the body.
+            """
+        )
+    }
+
     static func mutableStoredProperty(_ assembly: AnyClass, _ field: String) -> Never {
         let lazy = "$__lazy_storage_$_"
         let property: String

@@ -17,14 +17,14 @@ extension Resolver {
     /// (the family's, or those of `context`, the task's overrides of the family), then ends it.
     @inlinable
     @inline(__always)
-    func resolveInNewGraph<T>(
+    func resolveInNewGraph<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
         keepingSingletonsIn store: SingletonStore,
         overriddenBy context: OverrideContext?,
-        _ body: (Definition<T>) -> T
-    ) -> T {
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
         activeFamilyID = family.id
         activeFamily = family
         activeStore = store
@@ -34,7 +34,13 @@ extension Resolver {
             activeContext = context
             activeContextSingletons = store
         }
-        let result = resolveInGraph(key, scope: scope, in: family, body)
+        let result: T
+        do {
+            result = try resolveInGraph(key, scope: scope, in: family, body)
+        } catch {
+            abandonGraph()
+            throw error
+        }
         finishGraph()
         return result
     }
@@ -131,7 +137,10 @@ extension Resolver {
     /// crosses to another family, counted to stop a cycle between families; nil for a read that is
     /// only meant to start a graph of its own (see ``inGraphOfItsOwn(_:)``).
     @usableFromInline
-    func withSpare<Result>(crossingWith key: DefinitionKey?, _ body: (Resolver) -> Result) -> Result {
+    func withSpare<Result, E: Error>(
+        crossingWith key: DefinitionKey?,
+        _ body: (Resolver) throws(E) -> Result
+    ) throws(E) -> Result {
         let spare = self.spare ?? Resolver(thread: thread)
         self.spare = nil
         spare.outer = self
@@ -142,11 +151,12 @@ extension Resolver {
         }
         let raw = pthread_getspecific(resolverKey)
         pthread_setspecific(resolverKey, Unmanaged.passUnretained(spare).toOpaque())
-        let result = body(spare)
-        pthread_setspecific(resolverKey, raw)
-        spare.crossingKey = nil
-        self.spare = spare
-        return result
+        defer {
+            pthread_setspecific(resolverKey, raw)
+            spare.crossingKey = nil
+            self.spare = spare
+        }
+        return try body(spare)
     }
 
     /// Runs `body`, whose reads are top-level reads with graphs of their own even when a graph is

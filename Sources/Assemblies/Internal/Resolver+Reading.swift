@@ -6,13 +6,13 @@ extension Resolver {
     /// Resolves one read of a definition (see ``Reading/resolve(_:scope:in:on:_:)``).
     @inlinable
     @inline(__always)
-    func resolve<T>(
+    func resolve<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
-        _ body: (Definition<T>) -> T
-    ) -> T {
-        Reading.resolve(key, scope: scope, in: family, on: self, body)
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
+        try Reading.resolve(key, scope: scope, in: family, on: self, body)
     }
 
     /// A singleton this thread has already read: from the direct-mapped line for a default key,
@@ -32,21 +32,44 @@ extension Resolver {
         return cachedSingletonObject(key, in: family)
     }
 
+    /// A top-level read, out of line. The error of a body crosses this boundary in `failure`, not
+    /// as a thrown error: specialized for a body that throws nothing (`E == Never`), this is a
+    /// function that can't throw, so the getters that call it check nothing after the call (see
+    /// ``Reading/topLevel(_:scope:in:on:_:)``).
     @inlinable
     @inline(never)
-    func resolveTopLevel<T>(
+    func resolveTopLevel<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
-        _ body: (Definition<T>) -> T
-    ) -> T {
+        failure: inout E?,
+        _ body: (Definition<T>) throws(E) -> T
+    ) -> T? {
+        do throws(E) {
+            return try readTopLevel(key, scope: scope, in: family, body)
+        } catch {
+            failure = error
+            return nil
+        }
+    }
+
+    @inlinable
+    @inline(__always)
+    func readTopLevel<T, E: Error>(
+        _ key: UnsafePointer<DefinitionKey>,
+        scope: Scope,
+        in family: Family,
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
         if activeFamilyID != 0 || isClosing || family.mayBeOverridden {
             if family.mayBeOverridden || activeFamilyID == family.id | Self.overriddenGraph {
-                return resolveOverridable(key, scope: scope, in: family, body)
+                return try resolveOverridable(key, scope: scope, in: family, body)
             }
-            return withSpare(crossingWith: key.pointee) { $0.resolveTopLevel(key, scope: scope, in: family, body) }
+            return try withSpare(crossingWith: key.pointee) { (spare) throws(E) in
+                try Reading.topLevel(key, scope: scope, in: family, on: spare, body)
+            }
         }
-        return resolveInNewGraph(
+        return try resolveInNewGraph(
             key,
             scope: scope,
             in: family,
@@ -58,13 +81,13 @@ extension Resolver {
 
     @inlinable
     @inline(__always)
-    func resolveInGraph<T>(
+    func resolveInGraph<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
-        _ body: (Definition<T>) -> T
-    ) -> T {
-        Reading.inGraph(key, scope: scope, on: self, body)
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
+        try Reading.inGraph(key, scope: scope, on: self, body)
     }
 
     // The paths below are split where a body is called: the part before it (`enter…`) and after it
@@ -77,8 +100,12 @@ extension Resolver {
     /// the first time in this graph. Everything else goes through ``enter(_:hash:scope:)``.
     @inlinable
     @inline(__always)
-    func resolveShared<T>(_ key: UnsafePointer<DefinitionKey>, scope: Scope.Kind, _ body: (Definition<T>) -> T) -> T {
-        Reading.shared(key, scope: scope, on: self, body)
+    func resolveShared<T, E: Error>(
+        _ key: UnsafePointer<DefinitionKey>,
+        scope: Scope.Kind,
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
+        try Reading.shared(key, scope: scope, on: self, body)
     }
 
     /// The frame to build a shared definition in, or the complement of an instance to hand back
@@ -142,8 +169,11 @@ extension Resolver {
     /// direct dependencies while it is being wired: then it is that instance.
     @inlinable
     @inline(__always)
-    func resolvePrototype<T>(_ key: UnsafePointer<DefinitionKey>, _ body: (Definition<T>) -> T) -> T {
-        Reading.prototype(key, on: self, body)
+    func resolvePrototype<T, E: Error>(
+        _ key: UnsafePointer<DefinitionKey>,
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
+        try Reading.prototype(key, on: self, body)
     }
 
     /// The frame to build a prototype in, or the complement of the instance a back-reference gets.
@@ -189,21 +219,23 @@ extension Resolver {
     /// its task overrides: with the task's override of the definition, if any, and with the
     /// task's own singletons while it overrides the family.
     @usableFromInline
-    func resolveOverridable<T>(
+    func resolveOverridable<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
-        _ body: (Definition<T>) -> T
-    ) -> T {
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
         if let capture = pendingCapture {
             return capture.capture(key.pointee, scope: scope, on: self)
         }
         let isInGraph = activeFamilyID == family.id | Self.overriddenGraph
         guard let context = isInGraph ? activeContext : OverrideContext.innermost(for: family) else {
             if activeFamilyID != 0 || isClosing {
-                return withSpare(crossingWith: key.pointee) { $0.resolveTopLevel(key, scope: scope, in: family, body) }
+                return try withSpare(crossingWith: key.pointee) { (spare) throws(E) in
+                    try Reading.topLevel(key, scope: scope, in: family, on: spare, body)
+                }
             }
-            return resolveInNewGraph(
+            return try resolveInNewGraph(
                 key,
                 scope: scope,
                 in: family,
@@ -213,32 +245,32 @@ extension Resolver {
             )
         }
         if let override = context.override(for: key.pointee) {
-            return resolve(key, scope: override.scope ?? scope, in: family, context: context, isInGraph: isInGraph) {
-                _ in override.make(T.self)
+            return try resolve(key, scope: override.scope ?? scope, in: family, context: context, isInGraph: isInGraph) {
+                (_: Definition<T>) throws(E) in override.make(T.self)
             }
         }
-        return resolve(key, scope: scope, in: family, context: context, isInGraph: isInGraph, body)
+        return try resolve(key, scope: scope, in: family, context: context, isInGraph: isInGraph, body)
     }
 
     /// Resolves a read in a task that overrides `family`, in a graph whose singletons are the
     /// context's.
-    func resolve<T>(
+    func resolve<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
         context: OverrideContext,
         isInGraph: Bool,
-        _ body: (Definition<T>) -> T
-    ) -> T {
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
         if isInGraph {
-            return resolveInGraph(key, scope: scope, in: family, body)
+            return try resolveInGraph(key, scope: scope, in: family, body)
         }
         if activeFamilyID != 0 || isClosing {
-            return withSpare(crossingWith: key.pointee) {
-                $0.resolve(key, scope: scope, in: family, context: context, isInGraph: false, body)
+            return try withSpare(crossingWith: key.pointee) { (spare) throws(E) in
+                try spare.resolve(key, scope: scope, in: family, context: context, isInGraph: false, body)
             }
         }
-        return resolveInNewGraph(
+        return try resolveInNewGraph(
             key,
             scope: scope,
             in: family,

@@ -60,10 +60,21 @@ extension Resolver {
     // a body runs is `resolveStored` and `build`, which do little; the work before and after the
     // body is in functions of their own.
 
-    /// Reads a stored definition from the graph's store, or builds it in this graph.
+    /// Reads a stored definition from the graph's store, or builds it in this graph. Out of line,
+    /// with the body's error in `failure` like ``resolveTopLevel(_:scope:in:failure:_:)``.
     @usableFromInline
-    func resolveStored<T>(_ key: UnsafePointer<DefinitionKey>, scope: Scope, _ body: (Definition<T>) -> T) -> T {
-        Reading.stored(key, scope: scope, on: self, body)
+    func resolveStored<T, E: Error>(
+        _ key: UnsafePointer<DefinitionKey>,
+        scope: Scope,
+        failure: inout E?,
+        _ body: (Definition<T>) throws(E) -> T
+    ) -> T? {
+        do throws(E) {
+            return try Reading.stored(key, scope: scope, on: self, body)
+        } catch {
+            failure = error
+            return nil
+        }
     }
 
     /// The instance a read of a stored definition gets, or the slot it builds the instance in.

@@ -371,6 +371,10 @@ let resolverKey: pthread_key_t = {
 }()
 
 /// The entry of every read: `define` calls it.
+///
+/// Every path is generic over the error `E` a body throws. Most bodies throw nothing: `E` is then
+/// `Never`, and the specialized code has no error path at all. When a body throws, the frame it was
+/// building is undone (see ``Resolver/bodyThrew(at:)``) and the error goes on to the caller.
 @usableFromInline
 enum Reading {
     #if DEBUG
@@ -381,14 +385,14 @@ enum Reading {
     /// on the stack while a body runs, for each level of a deep graph.
     @_transparent
     @usableFromInline
-    static func read<T>(
+    static func read<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
-        _ body: (Definition<T>) -> T
-    ) -> T {
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
         let raw = pthread_getspecific(family.resolverKey) ?? Resolver.makeCurrent()
-        return resolve(
+        return try resolve(
             key,
             scope: scope,
             in: family,
@@ -400,16 +404,26 @@ enum Reading {
     /// Resolves one read of a definition on this thread's resolver, without retaining it.
     @inlinable
     @inline(__always)
-    static func read<T>(
+    static func read<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
-        _ body: (Definition<T>) -> T
-    ) -> T {
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
         let raw = pthread_getspecific(family.resolverKey) ?? Resolver.makeCurrent()
-        return Unmanaged<Resolver>.fromOpaque(raw)._withUnsafeGuaranteedRef {
-            $0.resolve(key, scope: scope, in: family, body)
+        // `_withUnsafeGuaranteedRef` rethrows untyped errors, so a typed one is carried out of it
+        // in a variable; with `E == Never` there is none, and no code for it.
+        var failure: E?
+        let result: T? = Unmanaged<Resolver>.fromOpaque(raw)._withUnsafeGuaranteedRef { resolver in
+            do throws(E) {
+                return try resolve(key, scope: scope, in: family, on: resolver, body)
+            } catch {
+                failure = error
+                return nil
+            }
         }
+        if E.self != Never.self, let failure { throw failure }
+        return result.unsafelyUnwrapped
     }
     #endif
 
@@ -422,53 +436,80 @@ enum Reading {
     /// that out-of-line path too.
     @_transparent
     @usableFromInline
-    static func resolve<T>(
+    static func resolve<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
         on resolver: Resolver,
-        _ body: (Definition<T>) -> T
-    ) -> T {
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
         if scope.kind == .singleton && !family.mayBeOverridden, let object = resolver.cachedSingleton(key, in: family) {
             return unboxSingleton(object, as: T.self)
         }
         if resolver.activeFamilyID != family.id {
-            return resolver.resolveTopLevel(key, scope: scope, in: family, body)
+            return try topLevel(key, scope: scope, in: family, on: resolver, body)
         }
-        return inGraph(key, scope: scope, on: resolver, body)
+        return try inGraph(key, scope: scope, on: resolver, body)
+    }
+
+    /// A top-level read on `resolver`: ``Resolver/resolveTopLevel(_:scope:in:failure:_:)``, out of
+    /// line, and the error it hands back thrown again. With `E == Never` there is none to throw.
+    @_transparent
+    @usableFromInline
+    static func topLevel<T, E: Error>(
+        _ key: UnsafePointer<DefinitionKey>,
+        scope: Scope,
+        in family: Family,
+        on resolver: Resolver,
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
+        var failure: E?
+        let result = resolver.resolveTopLevel(key, scope: scope, in: family, failure: &failure, body)
+        if E.self != Never.self, let failure { throw failure }
+        return result.unsafelyUnwrapped
     }
 
     /// Resolves a read in the graph open on `resolver`.
     @_transparent
     @usableFromInline
-    static func inGraph<T>(
+    static func inGraph<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         on resolver: Resolver,
-        _ body: (Definition<T>) -> T
-    ) -> T {
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
         switch scope.kind {
-        case .objectGraph: return shared(key, scope: .objectGraph, on: resolver, body)
-        case .prototype: return prototype(key, on: resolver, body)
+        case .objectGraph: return try shared(key, scope: .objectGraph, on: resolver, body)
+        case .prototype: return try prototype(key, on: resolver, body)
         // Out of line: in a debug build, its locals would otherwise enlarge the frame of every read.
-        case .singleton, .weakSingleton, .resettable: return resolver.resolveStored(key, scope: scope, body)
+        case .singleton, .weakSingleton, .resettable:
+            var failure: E?
+            let result = resolver.resolveStored(key, scope: scope, failure: &failure, body)
+            if E.self != Never.self, let failure { throw failure }
+            return result.unsafelyUnwrapped
         }
     }
 
     /// Resolves a shared (object-graph) definition: see ``Resolver/enterShared(_:scope:)``.
     @_transparent
     @usableFromInline
-    static func shared<T>(
+    static func shared<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
         scope: Scope.Kind,
         on resolver: Resolver,
-        _ body: (Definition<T>) -> T
-    ) -> T {
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
         let step = resolver.enterShared(key, scope: scope)
         if step < 0 {
             return resolver.reused(~step, as: T.self)
         }
-        let result = body(Definition(resolver: resolver, frame: step, serial: resolver.serial))
+        let result: T
+        do {
+            result = try body(Definition(resolver: resolver, frame: step, serial: resolver.serial))
+        } catch {
+            resolver.bodyThrew(at: step)
+            throw error
+        }
         resolver.leaveShared(step, returning: result)
         return result
     }
@@ -476,16 +517,22 @@ enum Reading {
     /// Resolves a prototype: see ``Resolver/enterPrototype(_:)``.
     @_transparent
     @usableFromInline
-    static func prototype<T>(
+    static func prototype<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
         on resolver: Resolver,
-        _ body: (Definition<T>) -> T
-    ) -> T {
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
         let frame = resolver.enterPrototype(key)
         if frame < 0 {
             return resolver.reused(~frame, as: T.self)
         }
-        let result = body(Definition(resolver: resolver, frame: frame, serial: resolver.serial))
+        let result: T
+        do {
+            result = try body(Definition(resolver: resolver, frame: frame, serial: resolver.serial))
+        } catch {
+            resolver.bodyThrew(at: frame)
+            throw error
+        }
         resolver.leavePrototype(frame, returning: result)
         return result
     }
@@ -494,18 +541,24 @@ enum Reading {
     /// store, or builds it in the slot this read claimed (see ``Resolver/claimStored(_:scope:)``).
     @_transparent
     @usableFromInline
-    static func stored<T>(
+    static func stored<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         on resolver: Resolver,
-        _ body: (Definition<T>) -> T
-    ) -> T {
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
         let (object, slot) = resolver.claimStored(key, scope: scope)
         guard let slot else {
             return unboxStored(object.unsafelyUnwrapped, scope: scope, as: T.self)
         }
         let step = resolver.startBuilding(slot, key, scope: scope)
-        let result = body(Definition(resolver: resolver, frame: step, serial: resolver.serial))
+        let result: T
+        do {
+            result = try body(Definition(resolver: resolver, frame: step, serial: resolver.serial))
+        } catch {
+            resolver.bodyThrew(at: step)
+            throw error
+        }
         let finished = scope.kind == .weakSingleton ? weaklyHeld(result, key.pointee) : boxSingleton(result)
         resolver.bodyReturned(finished, in: slot)
         resolver.leave(step, returning: result)

@@ -229,6 +229,29 @@ final class SingletonStore: @unchecked Sendable {
         return dropped
     }
 
+    /// Gives up a slot whose instance won't be finished — its body threw, or its graph did before
+    /// the instance's `afterAllInjections` steps ran: the next read, on any thread, builds it again.
+    /// The threads waiting for it wake, and one of them claims it.
+    func abandon(_ slot: SingletonSlot) {
+        let leftovers: (AnyObject?, AnyObject?, [StoredKey]) = lock.withLock {
+            let leftovers = (slot.inFlight, slot.object, slot.chain)
+            slot.inFlight = nil
+            slot.object = nil
+            slot.chain = []
+            slot.owner = nil
+            slot.holder = nil
+            slot.builder = nil
+            slot.dependency = nil
+            if slots[slot.key] === slot { slots[slot.key] = nil }
+            if !slot.waitingThreads.isEmpty {
+                WaitRegistry.slotChanged(slot, owner: nil)
+                changed.broadcast()
+            }
+            return leftovers
+        }
+        _ = leftovers  // released here, outside the lock: a deinit may read the family
+    }
+
     // MARK: Resetting
 
     /// Drops the instances of a resettable scope; returns them, the most recently built first.

@@ -1,0 +1,57 @@
+// What happens when a definition's body throws: the frame it was building is undone, so that
+// nothing it built half stays in the graph or is published, and the error goes on to the reader.
+
+extension Resolver {
+    /// Undoes the frame at `index`, whose body threw; the frames above it were undone already, by
+    /// the reads the error passed through.
+    ///
+    /// The frame's instance, if it registered one, is dropped; so are the hooks its body added, which
+    /// never run. An object-graph definition's entry is forgotten, so that a later read in the graph
+    /// — by a body that caught the error — builds it again; a stored definition's slot is given up,
+    /// so that the next read, on any thread, builds it again. An instance registered with `*~>` and
+    /// already handed out to a reader that closes a cycle can't be taken back: that stops the
+    /// program (see ``Failure/threwAfterHandingOut(_:)``).
+    @usableFromInline
+    @inline(never)
+    func bodyThrew(at index: Int) {
+        // Instances other threads took from this one while it waited count as handed out.
+        if thread.mayHaveForeignDependencies { takeInbox() }
+        let frame = frames + index
+        if frame.pointee.hasInstance && lowestHandedOut <= index {
+            Failure.threwAfterHandingOut(Array(threadChain(to: frame.pointee.key.pointee).dropLast()))
+        }
+        let serial = frame.pointee.serial
+        if hooks.last?.serial == serial {
+            hooks.removeAll { $0.serial == serial }
+            hookCount = hooks.count
+        }
+        var abandoned: (slot: SingletonSlot, store: SingletonStore)?
+        if frame.pointee.entry >= 0 {
+            let entry = entries + Int(frame.pointee.entry)
+            entry.pointee.generation = 0
+            entry.pointee.object = nil
+        } else if frame.pointee.scope != .prototype, let last = building.last, last.slot.builder?.serial == serial {
+            abandoned = building.removeLast()
+        }
+        frameCount = index
+        // Moved out, and released last: a registered instance's deinit may read the family again.
+        let undone = frame.move()
+        abandoned.map { $0.store.abandon($0.slot) }
+        _ = undone
+    }
+
+    /// Ends a graph whose top-level read threw: the `afterAllInjections` steps of its instances don't
+    /// run, and the singletons that waited for them are given up rather than published, since they
+    /// are not finished.
+    @usableFromInline
+    @inline(never)
+    func abandonGraph() {
+        deferredSteps.removeAll()
+        let unfinished = heldForSteps
+        heldForSteps.removeAll()
+        for item in unfinished {
+            item.store.abandon(item.slot)
+        }
+        closeGraph()
+    }
+}

@@ -1,0 +1,295 @@
+import Assemblies
+import Foundation
+import Testing
+
+// Definitions whose bodies throw: the error reaches the top-level reader, nothing half-built stays
+// in the graph or is published, a singleton whose body threw is built again, and the hooks of
+// instances that never finished don't run.
+
+private enum DatabaseError: Error, Equatable {
+    case unreachable(String)
+}
+
+private struct OtherError: Error {}
+
+private final class Database {
+    let url: String
+    init(url: String) { self.url = url }
+
+    static func open(_ url: String, failing: Bool) throws(DatabaseError) -> Database {
+        if failing { throw .unreachable(url) }
+        return Database(url: url)
+    }
+}
+
+private final class Repository {
+    let database: Database
+    init(database: Database) { self.database = database }
+}
+
+private final class Service {
+    let repository: Repository?
+    let fallback: Bool
+    init(repository: Repository?, fallback: Bool) {
+        self.repository = repository
+        self.fallback = fallback
+    }
+}
+
+private final class Node {
+    var partner: Node?
+}
+
+/// Tells which calls fail; thread-safe, so that a test can switch failures off mid-way.
+private final class Failures: @unchecked Sendable {
+    // @unchecked: `names` is only touched while holding `lock`.
+    private let lock = NSLockish()
+    private var names: Set<String>
+
+    init(_ names: Set<String>) { self.names = names }
+
+    func fails(_ name: String) -> Bool { lock.withLock { names.contains(name) } }
+    func clear() { lock.withLock { names = [] } }
+}
+
+private final class ThrowingAssembly: Assembly, @unchecked Sendable {
+    let counter = Counter()
+    let hooks = Counter()
+    let failures: Failures
+    /// Signalled when a failing build of `singletonDatabase` has claimed its slot.
+    let failingBuildStarted = DispatchSemaphore(value: 0)
+
+    required init() {
+        failures = Failures(["database", "singletonDatabase"])
+        super.init()
+    }
+
+    var database: Database {
+        get throws(DatabaseError) {
+            try define { () throws(DatabaseError) in
+                counter.tick()
+                return try Database.open("postgres://db", failing: failures.fails("database"))
+            }
+        }
+    }
+
+    var singletonDatabase: Database {
+        get throws {
+            try define(scope: .singleton) { definition in
+                counter.tick()
+                definition.afterWiring { _ in self.hooks.tick("singletonDatabase.afterWiring") }
+                let failing = failures.fails("singletonDatabase")
+                if failing {
+                    failingBuildStarted.signal()
+                    Thread.sleep(forTimeInterval: 0.05)  // while the other threads wait for the slot
+                }
+                return try Database.open("postgres://single", failing: failing)
+            }
+        }
+    }
+
+    var repository: Repository {
+        get throws {
+            try define { definition in
+                definition.afterWiring { _ in self.hooks.tick("repository.afterWiring") }
+                definition.afterAllInjections { _ in self.hooks.tick("repository.afterAllInjections") }
+                return Repository(database: try self.database)
+            }
+        }
+    }
+
+    /// Catches the error of a dependency and goes on without it.
+    var tolerantService: Service {
+        define { definition in
+            definition.afterAllInjections { _ in self.hooks.tick("tolerantService.afterAllInjections") }
+            let repository = try? self.repository
+            self.failures.clear()
+            let second = try? self.repository  // read again in the same graph: built again
+            return Service(repository: second ?? repository, fallback: repository == nil)
+        }
+    }
+
+    /// A prototype that throws, read through a method with arguments.
+    func connection(to url: String) throws(DatabaseError) -> Database {
+        try define(scope: .prototype, arguments: url) { () throws(DatabaseError) in
+            try Database.open(url, failing: url.hasPrefix("bad:"))
+        }
+    }
+
+    /// A singleton finished, then held for the graph's steps, in a graph that then throws.
+    var heldSingleton: Node {
+        define(scope: .singleton) { definition in
+            counter.tick()
+            definition.afterAllInjections { _ in self.hooks.tick("heldSingleton.afterAllInjections") }
+            return Node()
+        }
+    }
+
+    var graphThatFailsLate: Repository {
+        get throws {
+            try define {
+                _ = self.heldSingleton
+                return Repository(database: try self.database)
+            }
+        }
+    }
+
+    /// Registers itself, hands itself out to its partner, then throws: can't be undone.
+    var selfish: Node {
+        get throws {
+            try define { definition in
+                let node = definition *~> Node()
+                node.partner = self.partner
+                if failures.fails("database") { throw OtherError() }
+                return node
+            }
+        }
+    }
+
+    var partner: Node {
+        define { definition in
+            let node = definition *~> Node()
+            node.partner = try? self.selfish
+            return node
+        }
+    }
+
+    /// Registers itself, then throws before anything reads it: simply dropped.
+    var registeredThenThrows: Node {
+        get throws {
+            try define { definition in
+                definition *~> Node()
+                throw OtherError()
+            }
+        }
+    }
+}
+
+@Suite struct ThrowingDefinitionTests {
+    @Test func theErrorReachesTheTopLevelReaderWithItsType() {
+        let app = ThrowingAssembly()
+        #expect(throws: DatabaseError.unreachable("postgres://db")) { try app.database }
+        #expect(throws: DatabaseError.unreachable("postgres://db")) { try app.repository }
+        do {
+            _ = try app.database
+            Issue.record("no error")
+        } catch {
+            let typed: DatabaseError = error  // typed throws: `error` is a DatabaseError
+            #expect(typed == .unreachable("postgres://db"))
+        }
+    }
+
+    @Test func aDefinitionThatThrowsIsBuiltAgainOnTheNextRead() throws {
+        let app = ThrowingAssembly()
+        #expect(throws: DatabaseError.self) { try app.database }
+        app.failures.clear()
+        #expect(try app.database.url == "postgres://db")
+        #expect(app.counter["database"] == 2)
+    }
+
+    @Test func aBodyThatCatchesTheErrorGoesOnAndTheGraphBuildsTheDefinitionAgain() throws {
+        let app = ThrowingAssembly()
+        let service = app.tolerantService
+        #expect(service.fallback, "the first read failed")
+        #expect(service.repository?.database.url == "postgres://db", "the second read built it")
+        #expect(app.counter["database"] == 2)
+        #expect(app.hooks["repository.afterWiring"] == 1, "only the repository that finished")
+        #expect(app.hooks["repository.afterAllInjections"] == 1)
+        #expect(app.hooks["tolerantService.afterAllInjections"] == 1)
+    }
+
+    @Test func hooksOfInstancesThatNeverFinishedDoNotRun() {
+        let app = ThrowingAssembly()
+        #expect(throws: DatabaseError.self) { try app.repository }
+        #expect(app.hooks["repository.afterWiring"] == 0)
+        #expect(app.hooks["repository.afterAllInjections"] == 0)
+    }
+
+    @Test func aSingletonWhoseBodyThrewIsBuiltAgainAndNothingIsPublished() throws {
+        let app = ThrowingAssembly()
+        #expect(throws: DatabaseError.self) { try app.singletonDatabase }
+        #expect(throws: DatabaseError.self) { try app.singletonDatabase }
+        #expect(app.hooks["singletonDatabase.afterWiring"] == 0)
+        app.failures.clear()
+        let database = try app.singletonDatabase
+        #expect(try app.singletonDatabase === database)
+        #expect(app.counter["singletonDatabase"] == 3)
+        #expect(app.hooks["singletonDatabase.afterWiring"] == 1)
+    }
+
+    @Test func threadsWaitingForASingletonWhoseBodyThrewBuildItThemselves() {
+        let app = ThrowingAssembly()
+        let outcomes = Guarded<[String]>([])
+        let finished = finishes {
+            onThreads(4) { thread in
+                if thread > 0 {
+                    app.failingBuildStarted.wait()  // the first thread has claimed the slot
+                    app.failingBuildStarted.signal()
+                    app.failures.clear()
+                }
+                do {
+                    let database = try app.singletonDatabase
+                    outcomes.withLock { $0.append(database.url) }
+                } catch {
+                    outcomes.withLock { $0.append("threw") }
+                }
+            }
+        }
+        #expect(finished, "no thread waits for ever for the slot that was given up")
+        let results = outcomes.withLock { $0 }
+        #expect(results.count == 4)
+        #expect(results.filter { $0 == "threw" }.count == 1, "\(results)")
+        let built = app.counter["singletonDatabase"]
+        #expect(built == 2, "one build that threw, then one that every other thread shares: \(built)")
+    }
+
+    @Test func aSingletonHeldForTheStepsOfAGraphThatThrewIsNotPublished() throws {
+        let app = ThrowingAssembly()
+        #expect(throws: DatabaseError.self) { try app.graphThatFailsLate }
+        #expect(app.hooks["heldSingleton.afterAllInjections"] == 0, "the failed graph runs no steps")
+        let first = app.heldSingleton
+        #expect(app.counter["heldSingleton"] == 2, "built again, since the first was never finished")
+        #expect(app.heldSingleton === first)
+        #expect(app.hooks["heldSingleton.afterAllInjections"] == 1)
+    }
+
+    @Test func aThrowingMethodWithArgumentsThrowsForItsArguments() throws {
+        let app = ThrowingAssembly()
+        #expect(try app.connection(to: "postgres://one").url == "postgres://one")
+        #expect(throws: DatabaseError.unreachable("bad:two")) { try app.connection(to: "bad:two") }
+    }
+
+    @Test func anInstanceRegisteredThenDroppedIsReleased() {
+        weak var registered: Node?
+        let app = ThrowingAssembly()
+        #expect(throws: OtherError.self) {
+            try app.define { (definition: Definition<Node>) throws(OtherError) in
+                registered = definition *~> Node()
+                throw OtherError()
+            }
+        }
+        #expect(registered == nil, "nothing keeps the instance of the body that threw")
+        #expect(throws: OtherError.self) { try app.registeredThenThrows }
+    }
+
+    @Test func aBodyThatThrowsAfterHandingItselfOutStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try? ThrowingAssembly().selfish
+        }
+        let output = stderr(of: result)
+        #expect(
+            output.contains(
+                "the body of ThrowingAssembly.selfish threw after its instance, registered with `*~>`, was "
+                    + "handed out to a definition that closes a cycle back to it"
+            ),
+            "\(output)"
+        )
+        #expect(output.contains("do the work that throws in ThrowingAssembly.selfish before"), "\(output)")
+    }
+
+    @Test func aNonThrowingDefinitionNeedsNoTry() {
+        let app = ThrowingAssembly()
+        let node = app.heldSingleton  // no `try`: the body throws nothing, so `define` doesn't either
+        #expect(app.heldSingleton === node)
+    }
+}
