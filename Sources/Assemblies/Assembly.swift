@@ -1,6 +1,6 @@
 /// The base class of every assembly: a feature's recipe for building and wiring its objects.
 ///
-/// Subclass it once per feature. Each computed property (or method) calls ``define(withKey:scope:function:file:line:_:)-(_,_,_,_,_,(Definition<T>)->T)``
+/// Subclass it once per feature. Each computed property (or method) calls ``define(withKey:scope:function:file:line:_:)-8ozsy``
 /// to say how one object is built and wired; reading the property hands back a fully wired object.
 /// A definition that does not exist is a compile error, because it is an ordinary member.
 ///

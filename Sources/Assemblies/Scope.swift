@@ -1,6 +1,6 @@
 /// How long an instance built by a definition lives and who shares it.
 ///
-/// Pass a scope to ``Assembly/define(withKey:scope:function:file:line:_:)-(_,_,_,_,_,(Definition<T>)->T)``:
+/// Pass a scope to ``Assembly/define(withKey:scope:function:file:line:_:)-8ozsy``:
 ///
 /// ```swift
 /// final class CastleAssembly: Assembly, @unchecked Sendable {

@@ -264,7 +264,8 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
         let app = ThrowingAssembly()
         #expect(throws: OtherError.self) {
             try app.define { (definition: Definition<Node>) throws(OtherError) in
-                registered = definition *~> Node()
+                let node = definition *~> Node()
+                registered = node
                 throw OtherError()
             }
         }

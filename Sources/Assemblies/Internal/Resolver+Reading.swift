@@ -245,7 +245,8 @@ extension Resolver {
             )
         }
         if let override = context.override(for: key.pointee) {
-            return try resolve(key, scope: override.scope ?? scope, in: family, context: context, isInGraph: isInGraph) {
+            return try resolve(key, scope: override.scope ?? scope, in: family, context: context, isInGraph: isInGraph)
+            {
                 (_: Definition<T>) throws(E) in override.make(T.self)
             }
         }
