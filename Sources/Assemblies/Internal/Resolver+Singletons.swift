@@ -69,12 +69,7 @@ extension Resolver {
         failure: inout E?,
         _ body: (Definition<T>) throws(E) -> T
     ) -> T? {
-        do throws(E) {
-            return try Reading.stored(key, scope: scope, on: self, body)
-        } catch {
-            failure = error
-            return nil
-        }
+        Reading.stored(key, scope: scope, on: self, failure: &failure, body)
     }
 
     /// The instance a read of a stored definition gets, or the slot it builds the instance in.

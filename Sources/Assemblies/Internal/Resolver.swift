@@ -539,14 +539,17 @@ enum Reading {
 
     /// Reads a stored definition (singleton, weak singleton, resettable scope) from the graph's
     /// store, or builds it in the slot this read claimed (see ``Resolver/claimStored(_:scope:)``).
+    /// It runs out of line (``Resolver/resolveStored(_:scope:failure:_:)``), so the body's error
+    /// comes back in `failure`, with nil.
     @_transparent
     @usableFromInline
     static func stored<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         on resolver: Resolver,
+        failure: inout E?,
         _ body: (Definition<T>) throws(E) -> T
-    ) throws(E) -> T {
+    ) -> T? {
         let (object, slot) = resolver.claimStored(key, scope: scope)
         guard let slot else {
             return unboxStored(object.unsafelyUnwrapped, scope: scope, as: T.self)
@@ -557,7 +560,8 @@ enum Reading {
             result = try body(Definition(resolver: resolver, frame: step, serial: resolver.serial))
         } catch {
             resolver.bodyThrew(at: step)
-            throw error
+            failure = error
+            return nil
         }
         let finished = scope.kind == .weakSingleton ? weaklyHeld(result, key.pointee) : boxSingleton(result)
         resolver.bodyReturned(finished, in: slot)
