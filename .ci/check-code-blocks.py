@@ -2,7 +2,10 @@
 """Checks that documentation shows code that is compiled: every ```swift block of each Markdown file
 given must appear, line for line, in a .swift file under the source folders given with it.
 
-    .ci/check-code-blocks.py DOC.md:FOLDER[,FOLDER...] [DOC.md:FOLDER ...]
+    .ci/check-code-blocks.py DOC.md[#Heading]:PATH[,PATH...] [...]
+
+PATH is a folder (its .swift files, .build folders left out) or a .swift file. With `#Heading`, only
+the blocks under that heading (up to the next heading of its level or higher) are checked.
 
 A block matches when its lines appear consecutively in one source file, each with the same text
 after the same indentation is taken off (so a block may show a member of a type without its
@@ -12,9 +15,31 @@ import pathlib
 import sys
 
 
-def blocks(markdown: str):
-    """The ```swift blocks of a Markdown text, with the line each starts on."""
-    lines = markdown.splitlines()
+def section(markdown: str, heading: str):
+    """The lines of `markdown` under `heading` (its text, without the #s), as (number, line) pairs."""
+    lines = list(enumerate(markdown.splitlines(), start=1))
+    start = level = None
+    for position, (_, line) in enumerate(lines):
+        hashes = len(line) - len(line.lstrip("#"))
+        if 0 < hashes and line[hashes:].strip() == heading and not line.startswith("```"):
+            start, level = position + 1, hashes
+            break
+    if start is None:
+        raise SystemExit(f"error: no heading '{heading}'")
+    end = start
+    while end < len(lines):
+        line = lines[end][1]
+        hashes = len(line) - len(line.lstrip("#"))
+        if 0 < hashes <= level and line[hashes:hashes + 1] == " ":
+            break
+        end += 1
+    return lines[start:end]
+
+
+def blocks(numbered_lines):
+    """The ```swift blocks of numbered Markdown lines, with the line each starts on."""
+    numbers = [number for number, _ in numbered_lines]
+    lines = [line for _, line in numbered_lines]
     index = 0
     while index < len(lines):
         if lines[index].strip() == "```swift":
@@ -22,7 +47,7 @@ def blocks(markdown: str):
             end = start
             while end < len(lines) and lines[end].strip() != "```":
                 end += 1
-            yield start + 1, lines[start:end]
+            yield numbers[start], lines[start:end]
             index = end
         index += 1
 
@@ -47,14 +72,16 @@ def main(arguments):
     failures = 0
     checked = 0
     for argument in arguments:
-        document, _, folders = argument.partition(":")
-        sources = [
-            path.read_text().splitlines()
-            for folder in folders.split(",")
-            for path in sorted(pathlib.Path(folder).rglob("*.swift"))
-            if ".build" not in path.parts
-        ]
-        for line, block in blocks(pathlib.Path(document).read_text()):
+        target, _, folders = argument.partition(":")
+        document, _, heading = target.partition("#")
+        paths = []
+        for folder in folders.split(","):
+            root = pathlib.Path(folder)
+            paths += [root] if root.is_file() else sorted(root.rglob("*.swift"))
+        sources = [path.read_text().splitlines() for path in paths if ".build" not in path.parts]
+        markdown = pathlib.Path(document).read_text()
+        numbered = section(markdown, heading) if heading else list(enumerate(markdown.splitlines(), start=1))
+        for line, block in blocks(numbered):
             checked += 1
             if not any(contains(source, block) for source in sources):
                 failures += 1

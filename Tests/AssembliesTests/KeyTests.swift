@@ -1,7 +1,7 @@
 import Assemblies
 import Testing
 
-private final class Logger {
+private final class KeyLogger {
     let category: String
     init(category: String) { self.category = category }
 }
@@ -28,11 +28,11 @@ private enum Mode: Equatable {
 private final class NetworkAssembly: Assembly, @unchecked Sendable {
     let counter = Counter()
 
-    var requestLogger: Logger { define { Logger(category: "requests") } }
-    var cacheLogger: Logger { define { Logger(category: "cache") } }
-    var sharedLogger: Logger { define(withKey: "shared-logger") { Logger(category: "network") } }
-    var sharedPair: (Logger, Logger) { define { (self.sharedLogger, self.sharedLogger) } }
-    var unnamedLogger: Logger { define(withKey: "") { Logger(category: "network") } }
+    var requestLogger: KeyLogger { define { KeyLogger(category: "requests") } }
+    var cacheLogger: KeyLogger { define { KeyLogger(category: "cache") } }
+    var sharedLogger: KeyLogger { define(withKey: "shared-logger") { KeyLogger(category: "network") } }
+    var sharedPair: (KeyLogger, KeyLogger) { define { (self.sharedLogger, self.sharedLogger) } }
+    var unnamedLogger: KeyLogger { define(withKey: "") { KeyLogger(category: "network") } }
 
     var greeter: any Greeter { define(scope: .singleton) { EnglishGreeter() } }
     var settings: Settings {
@@ -47,12 +47,12 @@ private final class NetworkAssembly: Assembly, @unchecked Sendable {
 
 private final class StorageAssembly: Assembly, @unchecked Sendable {
     var network: NetworkAssembly { collaborator() }
-    var requestLogger: Logger { define { Logger(category: "storage") } }
-    var sharedLogger: Logger { define(withKey: "shared-logger") { Logger(category: "storage") } }
-    var unnamedLogger: Logger { define(withKey: "") { Logger(category: "unnamed") } }
-    var unnamedPair: (Logger, Logger) { define { (self.unnamedLogger, self.network.unnamedLogger) } }
+    var requestLogger: KeyLogger { define { KeyLogger(category: "storage") } }
+    var sharedLogger: KeyLogger { define(withKey: "shared-logger") { KeyLogger(category: "storage") } }
+    var unnamedLogger: KeyLogger { define(withKey: "") { KeyLogger(category: "unnamed") } }
+    var unnamedPair: (KeyLogger, KeyLogger) { define { (self.unnamedLogger, self.network.unnamedLogger) } }
 
-    var loggers: [Logger] {
+    var loggers: [KeyLogger] {
         define { [self.requestLogger, self.network.requestLogger, self.sharedLogger, self.network.sharedLogger] }
     }
 }

@@ -1,5 +1,28 @@
-// BEGIN README QUICK START
+// The README's Quick Start, block by block: `.ci/run readme` checks that each of its swift blocks
+// appears here, line for line. The first opens the file, its `import Assemblies` included.
 import Assemblies
+
+final class Logger: Sendable {}
+
+final class Mailer: Sendable {
+    let logger: Logger
+    init(logger: Logger) { self.logger = logger }
+}
+
+final class MailAssembly: Assembly, @unchecked Sendable {
+    var logger: Logger { define { Logger() } }
+    var mailer: Mailer { define { Mailer(logger: self.logger) } }
+}
+
+let mailer = MailAssembly().mailer  // a Mailer, built with its Logger
+
+final class AppAssembly: Assembly, @unchecked Sendable {
+    var logger: Logger { define(scope: .singleton) { Logger() } }  // one for the whole app
+    var mailer: Mailer { define { Mailer(logger: self.logger) } }  // a new one on each read
+}
+
+let app = AppAssembly()
+let sharesTheLogger = app.mailer.logger === app.mailer.logger  // true: two mailers, one logger
 
 final class Roastery {}
 
@@ -39,7 +62,7 @@ final class CafeAssembly: Assembly, @unchecked Sendable {
 
     var cup: Cup { define(scope: .prototype) { Cup() } }  // a new cup on every read
 
-    var roastery: Roastery { define(scope: .singleton) { Roastery() } }  // one per assembly family
+    var roastery: Roastery { define(scope: .singleton) { Roastery() } }  // one for the whole app
 }
 
 func openTheCafe() {
@@ -48,14 +71,13 @@ func openTheCafe() {
 
     print(cafe.barista?.cafe === cafe)  // true: the cycle closed on this cafe
     print(cafe.cups[0] === cafe.cups[1])  // false: a prototype is new on every read
-    print(cafe.barista?.roastery === assembly.roastery)  // true: one singleton per assembly family
+    print(cafe.barista?.roastery === assembly.roastery)  // true: one roastery for the whole app
     print(assembly.cafe === cafe)  // false: each read from outside builds a new graph
 }
-// END README QUICK START
 
 // swift-format-ignore: OrderedImports
-// The README's quick start opens this file verbatim, its `import Assemblies` included, so this
-// import comes after it. `.ci/check-readme.sh` checks that the two stay byte-identical.
+// The README's quick start opens this file, its `import Assemblies` included, so this import comes
+// after it.
 import Testing
 
 // The other README snippets, compiled against the quick start's classes.
@@ -88,6 +110,18 @@ final class DeliveryAssembly: Assembly, @unchecked Sendable {
 struct ReadmeTests {
     @Test func theQuickStartRuns() {
         openTheCafe()
+    }
+
+    @Test func oneReadBuildsTheObjectWithItsDependency() {
+        let first = MailAssembly().mailer
+        #expect(mailer !== first, "each read builds anew")
+        #expect(mailer.logger !== first.logger)
+    }
+
+    @Test func aSingletonIsSharedByEveryRead() {
+        #expect(sharesTheLogger)
+        #expect(app.mailer !== app.mailer)
+        #expect(AppAssembly().logger !== app.logger, "another root, another singleton")
     }
 
     @Test func theCycleClosesOnOneCafe() throws {

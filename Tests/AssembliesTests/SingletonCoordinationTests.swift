@@ -5,7 +5,7 @@ import Testing
 // Two families that read each other's definitions — two root assemblies of one program that use
 // each other, which is common and not a cycle — and the singletons built across them.
 
-private final class Logger {}
+private final class CoordinatedLogger {}
 
 private final class Box {
     var item: AnyObject?
@@ -22,10 +22,10 @@ private final class CrossingAppAssembly: Assembly, @unchecked Sendable {
     let network = Peer<CrossingNetworkAssembly>()
     let counter = Counter()
 
-    var logger: Logger {
+    var logger: CoordinatedLogger {
         define(scope: .singleton) {
             counter.tick()
-            return Logger()
+            return CoordinatedLogger()
         }
     }
 
@@ -132,7 +132,7 @@ private final class StepWiredAssembly: Assembly, @unchecked Sendable {
                 // Another thread asks for the singleton now; it must not get it before this step.
                 self.started.signal()
                 Thread.sleep(forTimeInterval: 0.05)
-                box.item = Logger()
+                box.item = CoordinatedLogger()
             }
             return Box()
         }
@@ -182,7 +182,7 @@ private func linkedFamilies() -> (CrossingAppAssembly, CrossingNetworkAssembly) 
     @Test func aSingletonIsPublishedAsSoonAsItsBodyHasReturned() {
         let (app, _) = linkedFamilies()
         let readByAnotherThread = DispatchSemaphore(value: 0)
-        let seen = Peer<Logger>()
+        let seen = Peer<CoordinatedLogger>()
         let graph = app.define(scope: .prototype) { () -> Box in
             let logger = app.logger
             // Another thread finds the logger published while this graph is still resolving.

@@ -18,7 +18,7 @@ final class ScreenPresenter {
 
 final class WeatherService: Sendable {}
 
-final class AppAssembly: Assembly, @unchecked Sendable {
+final class UserSideAppAssembly: Assembly, @unchecked Sendable {
     var service: WeatherService { define(scope: .singleton) { WeatherService() } }
 
     @MainActor var screenModel: ScreenModel {
@@ -40,8 +40,8 @@ final class AppAssembly: Assembly, @unchecked Sendable {
 }
 
 private actor ServiceReader {
-    let assembly: AppAssembly
-    init(assembly: AppAssembly) { self.assembly = assembly }
+    let assembly: UserSideAppAssembly
+    init(assembly: UserSideAppAssembly) { self.assembly = assembly }
     func read() -> ObjectIdentifier { ObjectIdentifier(assembly.service) }
 }
 
@@ -49,11 +49,11 @@ private func requireSendable<T: Sendable>(_: T.Type) -> Bool { true }
 
 @Suite struct UserSideTests {
     @Test func aUserAssemblyIsSendable() {
-        #expect(requireSendable(AppAssembly.self))
+        #expect(requireSendable(UserSideAppAssembly.self))
     }
 
     @Test func anAssemblyIsSharedAcrossTasksAndActors() async {
-        let assembly = AppAssembly()
+        let assembly = UserSideAppAssembly()
         let fromTask = await Task.detached { ObjectIdentifier(assembly.service) }.value
         let fromActor = await ServiceReader(assembly: assembly).read()
         #expect(fromTask == fromActor)
@@ -61,14 +61,14 @@ private func requireSendable<T: Sendable>(_: T.Type) -> Bool { true }
     }
 
     @Test @MainActor func mainActorDefinitionsWork() {
-        let assembly = AppAssembly()
+        let assembly = UserSideAppAssembly()
         let model = assembly.screenModel
         #expect(model.presenter?.model === model)
         #expect(model.service === assembly.service)
     }
 
     @Test func mainActorDefinitionsAreReadFromTheMainActor() async {
-        let assembly = AppAssembly()
+        let assembly = UserSideAppAssembly()
         let title = await MainActor.run { assembly.screenModel.title }
         #expect(title == "Forecast")
     }
