@@ -4,7 +4,8 @@ import PackageDescription
 // The recipes of the documentation (Sources/Assemblies/Assemblies.docc/Recipes.md), compiled and run
 // by CI. A separate package, so the library's own Package.swift stays dependency-free:
 //
-//     swift run --package-path Recipes ConfigurationRecipe
+//     swift run --package-path Recipes ConfigurationRecipe   # or PerRequestRecipe, SessionRecipe,
+//                                                             # MethodDoubleRecipe, PluginsRecipe
 
 let package = Package(
     name: "Recipes",
@@ -21,7 +22,17 @@ let package = Package(
                 .product(name: "Assemblies", package: "Assemblies"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ]
-        )
+        ),
+        .executableTarget(
+            name: "PerRequestRecipe",
+            dependencies: [.product(name: "Assemblies", package: "Assemblies")]
+        ),
+        .executableTarget(name: "SessionRecipe", dependencies: [.product(name: "Assemblies", package: "Assemblies")]),
+        .executableTarget(
+            name: "MethodDoubleRecipe",
+            dependencies: [.product(name: "Assemblies", package: "Assemblies")]
+        ),
+        .executableTarget(name: "PluginsRecipe", dependencies: [.product(name: "Assemblies", package: "Assemblies")]),
     ],
     swiftLanguageModes: [.v6]
 )

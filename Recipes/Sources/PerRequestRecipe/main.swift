@@ -1,0 +1,24 @@
+import Assemblies
+
+let server = ServerAssembly()
+
+// Requests handled at once, in tasks of their own: each top-level read is a graph of its own.
+let requests = [Request(id: 1, user: "ada"), Request(id: 2, user: "grace"), Request(id: 3, user: "alan")]
+let responses = await withTaskGroup(of: (Int, String).self) { group in
+    for request in requests {
+        group.addTask {
+            let handler = server.handler(for: request)
+            let sharesItsContext = handler.repository.context === handler.context  // true: one graph
+            let sharesThePool = handler.repository.pool === server.pool  // true: one singleton
+            return (request.id, "\(handler.respond()): \(sharesItsContext), \(sharesThePool)")
+        }
+    }
+    var responses: [Int: String] = [:]
+    for await (id, response) in group {
+        responses[id] = response
+    }
+    return responses
+}
+for id in responses.keys.sorted() {
+    print(responses[id]!)
+}
