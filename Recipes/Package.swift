@@ -33,6 +33,10 @@ let package = Package(
             dependencies: [.product(name: "Assemblies", package: "Assemblies")]
         ),
         .executableTarget(name: "PluginsRecipe", dependencies: [.product(name: "Assemblies", package: "Assemblies")]),
+        .executableTarget(
+            name: "MigrationRecipe",
+            dependencies: [.product(name: "Assemblies", package: "Assemblies")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
