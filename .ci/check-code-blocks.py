@@ -7,8 +7,9 @@ given must appear, line for line, in a .swift file under the source folders give
 PATH is a folder (its .swift files, .build folders left out) or a .swift file. With `#Heading`, only
 the blocks under that heading (up to the next heading of its level or higher) are checked.
 
-A block whose first line ends with ", for comparison" (`// Swinject, for comparison`) shows another
-framework's code, which this package can't compile: it is left out.
+Left out: a block whose first line ends with ", for comparison" (`// Swinject, for comparison`),
+another framework's code, which this package can't compile; and one whose first line starts with
+`// Package.swift`, part of a manifest, which `.ci/run readme` compiles on its own.
 
 A block matches when its lines appear consecutively in one source file, each with the same text
 after the same indentation is taken off (so a block may show a member of a type without its
@@ -85,7 +86,8 @@ def main(arguments):
         markdown = pathlib.Path(document).read_text()
         numbered = section(markdown, heading) if heading else list(enumerate(markdown.splitlines(), start=1))
         for line, block in blocks(numbered):
-            if block and block[0].strip().startswith("//") and block[0].rstrip().endswith(", for comparison"):
+            first = block[0].strip() if block else ""
+            if first.startswith("//") and (first.endswith(", for comparison") or first.startswith("// Package.swift")):
                 continue
             checked += 1
             if not any(contains(source, block) for source in sources):

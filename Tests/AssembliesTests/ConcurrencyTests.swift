@@ -172,7 +172,7 @@ private final class Ticket: Disposable {
 }
 
 extension Scope {
-    fileprivate static let shift = Scope.resettable("concurrency-shift")
+    fileprivate static let concurrencyShift = Scope.resettable("concurrency-shift")
 }
 
 private final class StoredScopesAssembly: Assembly, @unchecked Sendable {
@@ -188,19 +188,19 @@ private final class StoredScopesAssembly: Assembly, @unchecked Sendable {
     }
 
     var ticket: Ticket {
-        define(scope: .shift) {
+        define(scope: .concurrencyShift) {
             counter.tick("ticket")
             return Ticket(counter: counter, lamp: self.shiftLamp)
         }
     }
 
-    var shiftLamp: Lamp { define(scope: .shift) { Lamp() } }
+    var shiftLamp: Lamp { define(scope: .concurrencyShift) { Lamp() } }
 
     let started = DispatchSemaphore(value: 0)
 
     /// A ticket whose body signals `started`, then takes a while.
     var slowTicket: Ticket {
-        define(scope: .shift) {
+        define(scope: .concurrencyShift) {
             counter.tick("ticket")
             started.signal()
             usleep(50_000)
@@ -339,13 +339,13 @@ private final class StoredScopesAssembly: Assembly, @unchecked Sendable {
         onThreads(6) { thread in
             for _ in 0..<200 {
                 if thread == 0 {
-                    assembly.reset(.shift)
+                    assembly.reset(.concurrencyShift)
                 } else {
                     tickets.append(ObjectIdentifier(assembly.ticket))
                 }
             }
         }
-        assembly.reset(.shift)
+        assembly.reset(.concurrencyShift)
         #expect(assembly.counter["dispose"] == assembly.counter["ticket"])
         #expect(Set(tickets.values).count <= assembly.counter["ticket"])
     }
@@ -358,7 +358,7 @@ private final class StoredScopesAssembly: Assembly, @unchecked Sendable {
                 built.append(ObjectIdentifier(assembly.slowTicket))
             } else {
                 assembly.started.wait()
-                assembly.reset(.shift)
+                assembly.reset(.concurrencyShift)
             }
         }
         #expect(assembly.counter["dispose"] == 1)

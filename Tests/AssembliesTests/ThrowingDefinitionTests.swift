@@ -6,25 +6,25 @@ import Testing
 // in the graph or is published, a singleton whose body threw is built again, and the hooks of
 // instances that never finished don't run.
 
-private enum DatabaseError: Error, Equatable {
+private enum UnreachableDatabase: Error, Equatable {
     case unreachable(String)
 }
 
 private struct OtherError: Error {}
 
-private final class Database {
+private final class ThrowingDatabase {
     let url: String
     init(url: String) { self.url = url }
 
-    static func open(_ url: String, failing: Bool) throws(DatabaseError) -> Database {
+    static func open(_ url: String, failing: Bool) throws(UnreachableDatabase) -> ThrowingDatabase {
         if failing { throw .unreachable(url) }
-        return Database(url: url)
+        return ThrowingDatabase(url: url)
     }
 }
 
 private final class Repository {
-    let database: Database
-    init(database: Database) { self.database = database }
+    let database: ThrowingDatabase
+    init(database: ThrowingDatabase) { self.database = database }
 }
 
 private final class Service {
@@ -64,16 +64,16 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
         super.init()
     }
 
-    var database: Database {
-        get throws(DatabaseError) {
-            try define { () throws(DatabaseError) in
+    var database: ThrowingDatabase {
+        get throws(UnreachableDatabase) {
+            try define { () throws(UnreachableDatabase) in
                 counter.tick()
-                return try Database.open("postgres://db", failing: failures.fails("database"))
+                return try ThrowingDatabase.open("postgres://db", failing: failures.fails("database"))
             }
         }
     }
 
-    var singletonDatabase: Database {
+    var singletonDatabase: ThrowingDatabase {
         get throws {
             try define(scope: .singleton) { definition in
                 counter.tick()
@@ -83,7 +83,7 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
                     failingBuildStarted.signal()
                     Thread.sleep(forTimeInterval: 0.05)  // while the other threads wait for the slot
                 }
-                return try Database.open("postgres://single", failing: failing)
+                return try ThrowingDatabase.open("postgres://single", failing: failing)
             }
         }
     }
@@ -110,9 +110,9 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
     }
 
     /// A prototype that throws, read through a method with arguments.
-    func connection(to url: String) throws(DatabaseError) -> Database {
-        try define(scope: .prototype, arguments: url) { () throws(DatabaseError) in
-            try Database.open(url, failing: url.hasPrefix("bad:"))
+    func connection(to url: String) throws(UnreachableDatabase) -> ThrowingDatabase {
+        try define(scope: .prototype, arguments: url) { () throws(UnreachableDatabase) in
+            try ThrowingDatabase.open(url, failing: url.hasPrefix("bad:"))
         }
     }
 
@@ -168,20 +168,20 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
 @Suite struct ThrowingDefinitionTests {
     @Test func theErrorReachesTheTopLevelReaderWithItsType() {
         let app = ThrowingAssembly()
-        #expect(throws: DatabaseError.unreachable("postgres://db")) { try app.database }
-        #expect(throws: DatabaseError.unreachable("postgres://db")) { try app.repository }
+        #expect(throws: UnreachableDatabase.unreachable("postgres://db")) { try app.database }
+        #expect(throws: UnreachableDatabase.unreachable("postgres://db")) { try app.repository }
         do {
             _ = try app.database
             Issue.record("no error")
         } catch {
-            let typed: DatabaseError = error  // typed throws: `error` is a DatabaseError
+            let typed: UnreachableDatabase = error  // typed throws: `error` is a UnreachableDatabase
             #expect(typed == .unreachable("postgres://db"))
         }
     }
 
     @Test func aDefinitionThatThrowsIsBuiltAgainOnTheNextRead() throws {
         let app = ThrowingAssembly()
-        #expect(throws: DatabaseError.self) { try app.database }
+        #expect(throws: UnreachableDatabase.self) { try app.database }
         app.failures.clear()
         #expect(try app.database.url == "postgres://db")
         #expect(app.counter["database"] == 2)
@@ -200,15 +200,15 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
 
     @Test func hooksOfInstancesThatNeverFinishedDoNotRun() {
         let app = ThrowingAssembly()
-        #expect(throws: DatabaseError.self) { try app.repository }
+        #expect(throws: UnreachableDatabase.self) { try app.repository }
         #expect(app.hooks["repository.afterWiring"] == 0)
         #expect(app.hooks["repository.afterAllInjections"] == 0)
     }
 
     @Test func aSingletonWhoseBodyThrewIsBuiltAgainAndNothingIsPublished() throws {
         let app = ThrowingAssembly()
-        #expect(throws: DatabaseError.self) { try app.singletonDatabase }
-        #expect(throws: DatabaseError.self) { try app.singletonDatabase }
+        #expect(throws: UnreachableDatabase.self) { try app.singletonDatabase }
+        #expect(throws: UnreachableDatabase.self) { try app.singletonDatabase }
         #expect(app.hooks["singletonDatabase.afterWiring"] == 0)
         app.failures.clear()
         let database = try app.singletonDatabase
@@ -245,7 +245,7 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
 
     @Test func aSingletonHeldForTheStepsOfAGraphThatThrewIsNotPublished() throws {
         let app = ThrowingAssembly()
-        #expect(throws: DatabaseError.self) { try app.graphThatFailsLate }
+        #expect(throws: UnreachableDatabase.self) { try app.graphThatFailsLate }
         #expect(app.hooks["heldSingleton.afterAllInjections"] == 0, "the failed graph runs no steps")
         let first = app.heldSingleton
         #expect(app.counter["heldSingleton"] == 2, "built again, since the first was never finished")
@@ -256,7 +256,7 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
     @Test func aThrowingMethodWithArgumentsThrowsForItsArguments() throws {
         let app = ThrowingAssembly()
         #expect(try app.connection(to: "postgres://one").url == "postgres://one")
-        #expect(throws: DatabaseError.unreachable("bad:two")) { try app.connection(to: "bad:two") }
+        #expect(throws: UnreachableDatabase.unreachable("bad:two")) { try app.connection(to: "bad:two") }
     }
 
     @Test func anInstanceRegisteredThenDroppedIsReleased() {
