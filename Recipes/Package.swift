@@ -37,6 +37,12 @@ let package = Package(
             name: "MigrationRecipe",
             dependencies: [.product(name: "Assemblies", package: "Assemblies")]
         ),
+        // The code of articles that declare types of the same names as others: modules of their own.
+        .executableTarget(
+            name: "GettingStartedExamples",
+            dependencies: [.product(name: "Assemblies", package: "Assemblies")]
+        ),
+        .executableTarget(name: "OverviewExample", dependencies: [.product(name: "Assemblies", package: "Assemblies")]),
     ],
     swiftLanguageModes: [.v6]
 )
