@@ -43,6 +43,7 @@ let package = Package(
             dependencies: [.product(name: "Assemblies", package: "Assemblies")]
         ),
         .executableTarget(name: "OverviewExample", dependencies: [.product(name: "Assemblies", package: "Assemblies")]),
+        .executableTarget(name: "ScopesExamples", dependencies: [.product(name: "Assemblies", package: "Assemblies")]),
     ],
     swiftLanguageModes: [.v6]
 )
