@@ -44,6 +44,12 @@ let package = Package(
         ),
         .executableTarget(name: "OverviewExample", dependencies: [.product(name: "Assemblies", package: "Assemblies")]),
         .executableTarget(name: "ScopesExamples", dependencies: [.product(name: "Assemblies", package: "Assemblies")]),
+        // The app that the article *Replacing Definitions in Tests* tests, and its code blocks as tests.
+        .target(name: "Forecast", dependencies: [.product(name: "Assemblies", package: "Assemblies")]),
+        .testTarget(
+            name: "TestingArticleTests",
+            dependencies: ["Forecast", .product(name: "Assemblies", package: "Assemblies")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
