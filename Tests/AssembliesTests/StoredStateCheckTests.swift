@@ -8,19 +8,12 @@ private final class StateSettings: Sendable {
     let name = "settings"
 }
 
-private final class StateTally: @unchecked Sendable {
-    // @unchecked: `count` is only touched while holding `lock`.
-    private let lock = NSLockish()
-    private var count = 0
-    func tick() { lock.withLock { count += 1 } }
-}
-
 private final class StateService {}
 
 /// Immutable stored properties of Sendable types, computed and static properties: all allowed.
 private class AllowedStateAssembly: Assembly, @unchecked Sendable {
     let settings = StateSettings()
-    let tally = StateTally()
+    let tally = Counter()  // a Sendable class whose state is behind a lock
     let name = "allowed"
     nonisolated(unsafe) static var instances = 0
     var service: StateService { define { StateService() } }

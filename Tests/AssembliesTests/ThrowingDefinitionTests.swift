@@ -41,15 +41,13 @@ private final class Node {
 }
 
 /// Tells which calls fail; thread-safe, so that a test can switch failures off mid-way.
-private final class Failures: @unchecked Sendable {
-    // @unchecked: `names` is only touched while holding `lock`.
-    private let lock = NSLockish()
-    private var names: Set<String>
+private final class Failures: Sendable {
+    private let names: Guarded<Set<String>>
 
-    init(_ names: Set<String>) { self.names = names }
+    init(_ names: Set<String>) { self.names = Guarded(names) }
 
-    func fails(_ name: String) -> Bool { lock.withLock { names.contains(name) } }
-    func clear() { lock.withLock { names = [] } }
+    func fails(_ name: String) -> Bool { names.withLock { $0.contains(name) } }
+    func clear() { names.withLock { $0 = [] } }
 }
 
 private final class ThrowingAssembly: Assembly, @unchecked Sendable {

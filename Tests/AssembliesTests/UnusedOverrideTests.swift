@@ -19,14 +19,12 @@ private final class UnusedAppAssembly: Assembly, @unchecked Sendable {
 }
 
 /// Every call of a `.report`, in order.
-private final class Reports: @unchecked Sendable {
-    // @unchecked: `calls` is only touched while holding `lock`.
-    private let lock = NSLockish()
-    private var storage: [[String]] = []
+private final class Reports: Sendable {
+    private let received = Guarded<[[String]]>([])
 
-    var calls: [[String]] { lock.withLock { storage } }
+    var calls: [[String]] { received.withLock { $0 } }
 
-    var route: UnusedOverrides { .report { unused in self.lock.withLock { self.storage.append(unused) } } }
+    var route: UnusedOverrides { .report { unused in self.received.withLock { $0.append(unused) } } }
 }
 
 /// Overrides of both core definitions: two unused until something reads them.
@@ -159,18 +157,16 @@ private let warning = "was never used"
 // MARK: A suite-wide trait
 
 /// What the trait's report received for the test it ran, and what the test says it should be.
-private final class TraitRecord: @unchecked Sendable {
-    // @unchecked: both are only touched while holding `lock`.
-    private let lock = NSLockish()
-    private var reportedStorage: [[String]] = []
-    private var expectedStorage: [[String]] = []
+private final class TraitRecord: Sendable {
+    private let reports = Reports()
+    private let expectedReports = Guarded<[[String]]>([])
 
-    var reported: [[String]] { lock.withLock { reportedStorage } }
+    var reported: [[String]] { reports.calls }
+    var route: UnusedOverrides { reports.route }
     var expected: [[String]] {
-        get { lock.withLock { expectedStorage } }
-        set { lock.withLock { expectedStorage = newValue } }
+        get { expectedReports.withLock { $0 } }
+        set { expectedReports.withLock { $0 = newValue } }
     }
-    func report(_ unused: [String]) { lock.withLock { reportedStorage.append(unused) } }
 
     @TaskLocal static var current: TraitRecord?
     @TaskLocal static var app: UnusedAppAssembly?
@@ -190,7 +186,7 @@ private struct SharedDoubles: SuiteTrait, TestTrait, TestScoping {
         let record = TraitRecord()
         try await TraitRecord.$current.withValue(record) {
             try await TraitRecord.$app.withValue(app) {
-                try await overrides.apply(whenUnused: .report { record.report($0) }) {
+                try await overrides.apply(whenUnused: record.route) {
                     try await function()
                 }
             }

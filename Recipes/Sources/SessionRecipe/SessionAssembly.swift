@@ -1,4 +1,5 @@
 import Assemblies
+import Foundation
 
 extension Scope {
     /// What belongs to the signed-in user: built on first read, dropped by `reset(.session)`.
@@ -13,7 +14,7 @@ final class Account: Sendable {
 /// The signed-in user's session, which the app swaps when the user changes.
 final class CurrentUser: @unchecked Sendable {
     // @unchecked: `name` is only touched while holding `lock`.
-    private let lock = Lock()
+    private let lock = NSLock()
     private var storedName = "guest"
 
     var name: String {

@@ -70,21 +70,18 @@ final class InjectionCell<Root: Assembly, Value, Stored>: @unchecked Sendable {
 
     /// Replaces what was resolved; a resolution in flight on another thread then keeps this one.
     func set(_ value: Stored) {
-        let replaced: State = lock.withLock {
-            defer {
-                state = .resolved(value)
-                changed.broadcast()
-            }
-            return state
-        }
-        _ = replaced  // released here, outside the lock: its deinit may run user code
+        replaceState(with: .resolved(value))
     }
 
     /// Forgets what was resolved: the next read resolves again.
     func reset() {
+        replaceState(with: .unresolved)
+    }
+
+    private func replaceState(with new: State) {
         let replaced: State = lock.withLock {
             defer {
-                state = .unresolved
+                state = new
                 changed.broadcast()
             }
             return state

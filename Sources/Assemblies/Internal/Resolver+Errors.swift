@@ -36,7 +36,7 @@ extension Resolver {
         frameCount = index
         // Moved out, and released last: a registered instance's deinit may read the family again.
         let undone = frame.move()
-        abandoned.map { $0.store.abandon($0.slot) }
+        if let (slot, store) = abandoned { store.abandon(slot) }
         _ = undone
     }
 

@@ -196,18 +196,8 @@ final class SingletonStore: @unchecked Sendable {
     /// Publishes a finished slot: from now on every thread reads `object`. Returns the slot's
     /// instance instead when ``reset(_:)`` dropped it meanwhile: the caller disposes of it.
     func publish(_ slot: SingletonSlot, object: AnyObject) -> AnyObject? {
-        let (dropped, leftovers) = lock.withLock { () -> (AnyObject?, (AnyObject?, [StoredKey], SingletonSlot?)) in
-            let leftovers = (slot.inFlight, slot.chain, slots[slot.key] === slot && slot.isDropped ? slot : nil)
-            slot.inFlight = nil
-            slot.chain = []
-            slot.owner = nil
-            slot.holder = nil
-            slot.builder = nil
-            slot.dependency = nil
-            if !slot.waitingThreads.isEmpty {
-                WaitRegistry.slotChanged(slot, owner: nil)
-                changed.broadcast()
-            }
+        let (dropped, leftovers) = lock.withLock { () -> (AnyObject?, (EndedBuild, SingletonSlot?)) in
+            let leftovers = (endBuilding(slot), slots[slot.key] === slot && slot.isDropped ? slot : nil)
             if slot.isDropped {
                 if slots[slot.key] === slot { slots[slot.key] = nil }
                 slot.object = nil
@@ -233,23 +223,33 @@ final class SingletonStore: @unchecked Sendable {
     /// the instance's `afterAllInjections` steps ran: the next read, on any thread, builds it again.
     /// The threads waiting for it wake, and one of them claims it.
     func abandon(_ slot: SingletonSlot) {
-        let leftovers: (AnyObject?, AnyObject?, [StoredKey]) = lock.withLock {
-            let leftovers = (slot.inFlight, slot.object, slot.chain)
-            slot.inFlight = nil
+        let leftovers: (EndedBuild, AnyObject?) = lock.withLock {
+            let leftovers = (endBuilding(slot), slot.object)
             slot.object = nil
-            slot.chain = []
-            slot.owner = nil
-            slot.holder = nil
-            slot.builder = nil
-            slot.dependency = nil
             if slots[slot.key] === slot { slots[slot.key] = nil }
-            if !slot.waitingThreads.isEmpty {
-                WaitRegistry.slotChanged(slot, owner: nil)
-                changed.broadcast()
-            }
             return leftovers
         }
         _ = leftovers  // released here, outside the lock: a deinit may read the family
+    }
+
+    /// What a slot held while it was built, moved out so that it is released after the lock.
+    private typealias EndedBuild = (inFlight: AnyObject?, chain: [StoredKey])
+
+    /// Ends the build of `slot`, published or given up: no thread owns, holds or builds it any more,
+    /// and the threads waiting for it look again. Lock held.
+    private func endBuilding(_ slot: SingletonSlot) -> EndedBuild {
+        let ended = (slot.inFlight, slot.chain)
+        slot.inFlight = nil
+        slot.chain = []
+        slot.owner = nil
+        slot.holder = nil
+        slot.builder = nil
+        slot.dependency = nil
+        if !slot.waitingThreads.isEmpty {
+            WaitRegistry.slotChanged(slot, owner: nil)
+            changed.broadcast()
+        }
+        return ended
     }
 
     // MARK: Resetting
