@@ -412,17 +412,18 @@ enum Reading {
     ) throws(E) -> T {
         let raw = pthread_getspecific(family.resolverKey) ?? Resolver.makeCurrent()
         // `_withUnsafeGuaranteedRef` rethrows untyped errors, so a typed one is carried out of it
-        // in `failure`.
-        return try rethrowing { (failure: inout E?) in
-            Unmanaged<Resolver>.fromOpaque(raw)._withUnsafeGuaranteedRef { resolver in
-                do throws(E) {
-                    return try resolve(key, scope: scope, in: family, on: resolver, body)
-                } catch {
-                    failure = error
-                    return nil
-                }
+        // in a variable; with `E == Never` there is none, and no code for it.
+        var failure: E?
+        let result: T? = Unmanaged<Resolver>.fromOpaque(raw)._withUnsafeGuaranteedRef { resolver in
+            do throws(E) {
+                return try resolve(key, scope: scope, in: family, on: resolver, body)
+            } catch {
+                failure = error
+                return nil
             }
         }
+        if E.self != Never.self, let failure { throw failure }
+        return result.unsafelyUnwrapped
     }
     #endif
 
@@ -462,17 +463,8 @@ enum Reading {
         on resolver: Resolver,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
-        try rethrowing { resolver.resolveTopLevel(key, scope: scope, in: family, failure: &$0, body) }
-    }
-
-    /// What `operation` returns, or the error it hands back in its argument — how a body's error
-    /// crosses a function that can't throw it (see ``Resolver/resolveTopLevel(_:scope:in:failure:_:)``).
-    /// With `E == Never` there is no error, and no code for one.
-    @_transparent
-    @usableFromInline
-    static func rethrowing<T, E: Error>(_ operation: (inout E?) -> T?) throws(E) -> T {
         var failure: E?
-        let result = operation(&failure)
+        let result = resolver.resolveTopLevel(key, scope: scope, in: family, failure: &failure, body)
         if E.self != Never.self, let failure { throw failure }
         return result.unsafelyUnwrapped
     }
@@ -491,7 +483,10 @@ enum Reading {
         case .prototype: return try prototype(key, on: resolver, body)
         // Out of line: in a debug build, its locals would otherwise enlarge the frame of every read.
         case .singleton, .weakSingleton, .resettable:
-            return try rethrowing { resolver.resolveStored(key, scope: scope, failure: &$0, body) }
+            var failure: E?
+            let result = resolver.resolveStored(key, scope: scope, failure: &failure, body)
+            if E.self != Never.self, let failure { throw failure }
+            return result.unsafelyUnwrapped
         }
     }
 
