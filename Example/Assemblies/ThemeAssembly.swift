@@ -5,9 +5,12 @@ final class ThemeAssembly: Assembly, @unchecked Sendable {
     /// The theme of this run.
     ///
     /// A singleton: chosen once, on first read, and shared by every screen. A real app would count
-    /// its launches; the example fixes the count so that its output never changes.
+    /// its launches; the example fixes the count so that its output never changes. The factory is
+    /// only used while the theme is chosen, so reading it from a singleton is meant: without
+    /// `intentionallyCaptive`, a debug build would warn that the singleton may keep an instance of
+    /// one object graph.
     var currentTheme: Theme {
-        define(scope: .singleton) { self.themeFactory.theme(forLaunch: 0) }
+        define(scope: .singleton) { self.intentionallyCaptive(self.themeFactory).theme(forLaunch: 0) }
     }
 
     /// A new, empty panel drawn with the current theme.

@@ -493,7 +493,7 @@ open class Assembly: @unchecked Sendable {
     /// singletons, each time it is called, and leaves the family itself unactivated.
     public final func activate() {
         let root = family.root ?? self
-        if family.mayBeOverridden && OverrideContext.innermost(for: family) != nil {
+        if family.isIntercepted && OverrideContext.innermost(for: family) != nil {
             return root.buildEagerSingletons()
         }
         family.activate { root.buildEagerSingletons() }
@@ -522,7 +522,7 @@ open class Assembly: @unchecked Sendable {
     /// - Parameter scope: A scope made by ``Scope/resettable(_:)``.
     public final func reset(_ scope: Scope) {
         guard scope.kind == .resettable else { Failure.resetOfUnnamedScope(scope) }
-        let context = family.mayBeOverridden ? OverrideContext.innermost(for: family) : nil
+        let context = family.isIntercepted ? OverrideContext.innermost(for: family) : nil
         let store = context?.singletons() ?? family.singletons
         let dropped = store.reset(scope)
         for object in dropped {

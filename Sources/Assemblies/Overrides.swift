@@ -90,11 +90,11 @@ public final class Overrides<Root: Assembly>: Sendable {
     ) {
         let family = assembly.family
         let capture = OverrideCapture(make: factory)
-        family.overrideCount.increment()
+        family.interceptCount.increment()
         Resolver.withCurrent { $0.pendingCapture = capture }
         _ = assembly[keyPath: keyPath]
         Resolver.withCurrent { $0.pendingCapture = nil }
-        family.overrideCount.decrement()
+        family.interceptCount.decrement()
         guard let key = capture.key else { Failure.notADefinition(Root.self, Value.self) }
         table.add(
             Override(
@@ -189,12 +189,12 @@ public final class Overrides<Root: Assembly>: Sendable {
     }
 
     private func begin() -> OverrideContext {
-        assembly.family.overrideCount.increment()
+        assembly.family.interceptCount.increment()
         return OverrideContext(table: table, parent: OverrideContext.current)
     }
 
     private func end(whenUnused: UnusedOverrides) {
-        assembly.family.overrideCount.decrement()
+        assembly.family.interceptCount.decrement()
         var reported: [String] = []
         for (description, own) in table.unused {
             switch own ?? whenUnused {

@@ -22,14 +22,18 @@ final class Family: Sendable {
     @usableFromInline let id: UInt64
     /// A copy of the global ``resolverKey``, read on every resolution without the lazy-global check.
     @usableFromInline let resolverKey = Assemblies.resolverKey
-    /// How many override contexts of this family exist in any task (plus key paths being
-    /// captured). While it is zero, no read looks for a task's overrides: a read checks this one
-    /// word first.
-    @usableFromInline let overrideCount = AtomicCount()
+    /// How many override contexts of this family exist in any task, plus key paths being
+    /// captured, plus one while it has an ``Observation``. While it is zero, no read looks for a
+    /// task's overrides or reports itself: a read checks this one word first.
+    @usableFromInline let interceptCount = AtomicCount()
     /// The singletons, weak singletons and resettable scopes' instances.
     @usableFromInline let singletons = SingletonStore()
     /// The values the root was created with; immutable, so read without a lock.
     let configuration: FamilyConfiguration
+    /// What the family's reads are reported to, if anything (see ``Observation``).
+    let observationState = Locked<Observation?>(nil)
+    /// What the family does with captive dependencies, and those it has reported.
+    let captives = Locked(CaptiveState())
     private let state = Locked(State())
 
     private static let lastID = Locked<UInt64>(0)
@@ -52,14 +56,18 @@ final class Family: Sendable {
         }
     }
 
-    /// Whether a read may have to look for the current task's overrides of this family.
+    /// Whether a read may have to look for the current task's overrides of this family, or report
+    /// to its observation.
     @inlinable
     @inline(__always)
-    var mayBeOverridden: Bool { !overrideCount.isZero }
+    var isIntercepted: Bool { !interceptCount.isZero }
+
+    /// What the family's reads are reported to now, if anything.
+    var observation: Observation? { observationState.withLock { $0 } }
 
     deinit {
         // Nothing reads the count now: each reader holds the family (an assembly's `family`).
-        overrideCount.deallocate()
+        interceptCount.deallocate()
     }
 
     // MARK: Assemblies
@@ -87,7 +95,7 @@ final class Family: Sendable {
     /// The family's instance of `type`: the root when it is one, else the collaborator, made on first
     /// use — or, in a task whose overrides replace `type` by a subclass, that task's instance of it.
     func assembly<A: Assembly>(of type: A.Type) -> A {
-        if mayBeOverridden, let context = OverrideContext.innermost(for: self),
+        if isIntercepted, let context = OverrideContext.innermost(for: self),
             let substitute = context.substitute(for: type)
         {
             return unsafeDowncast(context.assembly(of: substitute, in: self), to: A.self)

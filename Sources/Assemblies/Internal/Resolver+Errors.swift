@@ -25,18 +25,19 @@ extension Resolver {
             hooks.removeAll { $0.serial == serial }
             hookCount = hooks.count
         }
-        var abandoned: (slot: SingletonSlot, store: SingletonStore)?
+        var abandoned: (slot: SingletonSlot, store: SingletonStore, isWatched: Bool)?
         if frame.pointee.entry >= 0 {
             let entry = entries + Int(frame.pointee.entry)
             entry.pointee.generation = 0
             entry.pointee.object = nil
         } else if frame.pointee.scope != .prototype, let last = building.last, last.slot.builder?.serial == serial {
             abandoned = building.removeLast()
+            if abandoned?.isWatched == true { watchedStoredFrames -= 1 }
         }
         frameCount = index
         // Moved out, and released last: a registered instance's deinit may read the family again.
         let undone = frame.move()
-        if let (slot, store) = abandoned { store.abandon(slot) }
+        if let (slot, store, _) = abandoned { store.abandon(slot) }
         _ = undone
     }
 

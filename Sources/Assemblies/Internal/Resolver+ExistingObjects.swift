@@ -6,7 +6,7 @@ extension Resolver {
     /// Every instance of the current graph of `family` that lookups may see: object-graph instances,
     /// and instances still being wired, of any scope.
     func visibleInstances(in family: Family) -> [(key: DefinitionKey, instance: Any)] {
-        guard activeFamilyID & ~Self.overriddenGraph == family.id else { return [] }
+        guard activeFamilyID & ~Self.interceptedGraph == family.id else { return [] }
         var visible: [(key: DefinitionKey, instance: Any)] = []
         func add(_ key: DefinitionKey, _ object: AnyObject?, _ value: Int32) {
             if let object {
@@ -42,7 +42,7 @@ extension Resolver {
     }
 
     func existingObject<T>(withKey key: DefinitionKey, as _: T.Type, in family: Family) -> T? {
-        guard activeFamilyID & ~Self.overriddenGraph == family.id else { return nil }
+        guard activeFamilyID & ~Self.interceptedGraph == family.id else { return nil }
         let (index, _) = keys.find(key, hash: key.hashBits)
         guard index >= 0, entries[index].generation == generation else { return nil }
         let first = keys.keys[index]

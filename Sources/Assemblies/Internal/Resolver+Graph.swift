@@ -14,7 +14,8 @@ extension Resolver {
     // MARK: The graph's lifetime
 
     /// Resolves a top-level read in a new graph of `family`, which keeps singletons in `store`
-    /// (the family's, or those of `context`, the task's overrides of the family), then ends it.
+    /// (the family's, or those of `context`, the task's overrides of the family) and reports its
+    /// reads to `observation`, then ends it.
     @inlinable
     @inline(__always)
     func resolveInNewGraph<T, E: Error>(
@@ -23,6 +24,7 @@ extension Resolver {
         in family: Family,
         keepingSingletonsIn store: SingletonStore,
         overriddenBy context: OverrideContext?,
+        observedBy observation: Observation?,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
         activeFamilyID = family.id
@@ -30,9 +32,13 @@ extension Resolver {
         activeStore = store
         generation &+= 1
         if let context {
-            activeFamilyID |= Self.overriddenGraph
+            activeFamilyID |= Self.interceptedGraph
             activeContext = context
             activeContextSingletons = store
+        }
+        if let observation {
+            activeFamilyID |= Self.interceptedGraph
+            activeObservation = observation
         }
         let result: T
         do {
@@ -95,6 +101,9 @@ extension Resolver {
         activeStore = nil
         if activeContextSingletons != nil {
             activeContextSingletons = nil
+        }
+        if activeObservation != nil {
+            activeObservation = nil
         }
         if !argumentEntries.isEmpty {
             for entry in argumentEntries {

@@ -61,9 +61,9 @@ extension Resolver {
         in family: Family,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
-        if activeFamilyID != 0 || isClosing || family.mayBeOverridden {
-            if family.mayBeOverridden || activeFamilyID == family.id | Self.overriddenGraph {
-                return try resolveOverridable(key, scope: scope, in: family, body)
+        if activeFamilyID != 0 || isClosing || family.isIntercepted {
+            if family.isIntercepted || activeFamilyID == family.id | Self.interceptedGraph {
+                return try resolveIntercepted(key, scope: scope, in: family, body)
             }
             return try withSpare(crossingWith: key.pointee) { (spare) throws(E) in
                 try Reading.topLevel(key, scope: scope, in: family, on: spare, body)
@@ -75,6 +75,7 @@ extension Resolver {
             in: family,
             keepingSingletonsIn: family.singletons,
             overriddenBy: nil,
+            observedBy: nil,
             body
         )
     }
@@ -211,73 +212,5 @@ extension Resolver {
         } else {
             (frames + frame).deinitialize(count: 1)
         }
-    }
-
-    // MARK: Overrides
-
-    /// Resolves a read of a family that some task may override, outside a graph of it or in a graph
-    /// its task overrides: with the task's override of the definition, if any, and with the
-    /// task's own singletons while it overrides the family.
-    @usableFromInline
-    func resolveOverridable<T, E: Error>(
-        _ key: UnsafePointer<DefinitionKey>,
-        scope: Scope,
-        in family: Family,
-        _ body: (Definition<T>) throws(E) -> T
-    ) throws(E) -> T {
-        if let capture = pendingCapture {
-            return capture.capture(key.pointee, scope: scope, on: self)
-        }
-        let isInGraph = activeFamilyID == family.id | Self.overriddenGraph
-        guard let context = isInGraph ? activeContext : OverrideContext.innermost(for: family) else {
-            if activeFamilyID != 0 || isClosing {
-                return try withSpare(crossingWith: key.pointee) { (spare) throws(E) in
-                    try Reading.topLevel(key, scope: scope, in: family, on: spare, body)
-                }
-            }
-            return try resolveInNewGraph(
-                key,
-                scope: scope,
-                in: family,
-                keepingSingletonsIn: family.singletons,
-                overriddenBy: nil,
-                body
-            )
-        }
-        if let override = context.override(for: key.pointee) {
-            return try resolve(key, scope: override.scope ?? scope, in: family, context: context, isInGraph: isInGraph)
-            {
-                (_: Definition<T>) throws(E) in override.make(T.self)
-            }
-        }
-        return try resolve(key, scope: scope, in: family, context: context, isInGraph: isInGraph, body)
-    }
-
-    /// Resolves a read in a task that overrides `family`, in a graph whose singletons are the
-    /// context's.
-    func resolve<T, E: Error>(
-        _ key: UnsafePointer<DefinitionKey>,
-        scope: Scope,
-        in family: Family,
-        context: OverrideContext,
-        isInGraph: Bool,
-        _ body: (Definition<T>) throws(E) -> T
-    ) throws(E) -> T {
-        if isInGraph {
-            return try resolveInGraph(key, scope: scope, in: family, body)
-        }
-        if activeFamilyID != 0 || isClosing {
-            return try withSpare(crossingWith: key.pointee) { (spare) throws(E) in
-                try spare.resolve(key, scope: scope, in: family, context: context, isInGraph: false, body)
-            }
-        }
-        return try resolveInNewGraph(
-            key,
-            scope: scope,
-            in: family,
-            keepingSingletonsIn: context.singletons(),
-            overriddenBy: context,
-            body
-        )
     }
 }

@@ -77,6 +77,7 @@ extension Resolver {
     func claimStored(_ keyPointer: UnsafePointer<DefinitionKey>, scope: Scope) -> (AnyObject?, SingletonSlot?) {
         let key = keyPointer.pointee
         if key.isExplicit { checkExplicitKeyWithoutEntry(keyPointer, scope: scope.kind) }
+        if watchedStoredFrames != 0 && scope.kind == .resettable { checkCaptive(keyPointer, scope: scope) }
         var waited = false
         let claim = activeStore.unsafelyUnwrapped.claim(key, scope: scope, for: claimant(for: key), waited: &waited)
         if waited { takeInbox() }
@@ -109,7 +110,9 @@ extension Resolver {
     @usableFromInline
     func startBuilding(_ slot: SingletonSlot, _ key: UnsafePointer<DefinitionKey>, scope: Scope) -> Int {
         let step = push(key, entry: -1, scope: scope.kind)
-        building.append((slot, activeStore.unsafelyUnwrapped))
+        let isWatched = activeFamily?.checksCaptives ?? false
+        if isWatched { watchedStoredFrames += 1 }
+        building.append((slot, activeStore.unsafelyUnwrapped, isWatched))
         return step
     }
 
@@ -123,7 +126,7 @@ extension Resolver {
     /// Publishes what a body built in `slot` — or holds it back (see ``settle(_:)``).
     @usableFromInline
     func finishBuilding(_ slot: SingletonSlot, _ object: AnyObject) {
-        building.removeLast()
+        if building.removeLast().isWatched { watchedStoredFrames -= 1 }
         if slot.scope.kind == .weakSingleton { keptAlive.append(object) }
         let item = Pending(slot: slot, store: activeStore.unsafelyUnwrapped, object: object)
         if !deferredSteps.isEmpty {
@@ -162,7 +165,7 @@ extension Resolver {
     /// thread that read it before it is finished.
     @usableFromInline
     func registerInSlot(_ object: AnyObject, frame: Int) {
-        guard let (slot, store) = building.last(where: { $0.slot.builder?.frame == frame }) else { return }
+        guard let (slot, store, _) = building.last(where: { $0.slot.builder?.frame == frame }) else { return }
         store.register(object, in: slot)
     }
 
@@ -246,7 +249,7 @@ extension Resolver {
         guard WaitRegistry.beginAwaitingFrames(of: thread) else { return }
         // Threads waiting for what this thread owns look for a cycle again, now that it waits too.
         for resolver in chain {
-            for (slot, store) in resolver.building { store.wakeWaiters(of: slot) }
+            for (slot, store, _) in resolver.building { store.wakeWaiters(of: slot) }
             for item in resolver.pending + resolver.heldForSteps { item.store.wakeWaiters(of: item.slot) }
         }
         for item in items { item.store.wakeWaiters(of: item.slot) }

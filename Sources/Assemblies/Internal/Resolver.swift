@@ -55,14 +55,21 @@ final class Resolver {
     // MARK: The graph in flight
 
     /// The family whose top-level resolution owns the graph, or 0 when no graph is open; with
-    /// ``overriddenGraph`` set when the graph's task overrides the family.
+    /// ``interceptedGraph`` set when the graph's task overrides the family or the family is observed.
     @usableFromInline @exclusivity(unchecked) var activeFamilyID: UInt64 = 0
-    /// Set in ``activeFamilyID`` for a graph whose task overrides its family, so that no read of the
-    /// graph matches the family's ID and each goes through ``resolveOverridable(_:scope:in:_:)``.
-    @usableFromInline static let overriddenGraph: UInt64 = 1 << 63
+    /// Set in ``activeFamilyID`` for a graph whose task overrides its family, or whose reads are
+    /// reported, so that no read of the graph matches the family's ID and each goes through
+    /// ``resolveIntercepted(_:scope:in:_:)``.
+    @usableFromInline static let interceptedGraph: UInt64 = 1 << 63
     /// The override context of such a graph, and its singletons (which `activeStore` doesn't retain).
     @usableFromInline @exclusivity(unchecked) var activeContext: OverrideContext?
     @usableFromInline @exclusivity(unchecked) var activeContextSingletons: SingletonStore?
+    /// What a graph opened while its family was observed reports its reads to.
+    @usableFromInline @exclusivity(unchecked) var activeObservation: Observation?
+    /// The reads being reported on this resolver, innermost last (see ``report(_:scope:to:source:_:body:)``).
+    @exclusivity(unchecked) var traceFrames: [TraceFrame] = []
+    /// Set while a read is delivered to an observer: reads the observer makes are not reported.
+    @exclusivity(unchecked) var isReporting = false
     /// That family, unretained: the assembly whose read opened the graph keeps it alive until the
     /// graph closes.
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) var activeFamily: Family?
@@ -210,7 +217,12 @@ final class Resolver {
     /// Where this graph finds and keeps singletons: its family's store, or an override context's.
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) var activeStore: SingletonStore?
     /// The slots this resolver's frames are building, innermost last.
-    @exclusivity(unchecked) var building: [(slot: SingletonSlot, store: SingletonStore)] = []
+    @exclusivity(unchecked) var building: [(slot: SingletonSlot, store: SingletonStore, isWatched: Bool)] = []
+    /// How many of them belong to a family that checks captive dependencies: while there is one,
+    /// each object-graph read is checked (see ``checkCaptive(_:scope:)``).
+    @usableFromInline @exclusivity(unchecked) var watchedStoredFrames = 0
+    /// The frame count at which ``Assembly/intentionallyCaptive(_:)`` marked a read, or -1.
+    @exclusivity(unchecked) var intentionalCaptiveFrame = -1
     /// The lowest frame whose instance was handed out while still being wired (a back-reference in
     /// a cycle), or `Int.max`. A stored instance finished above such a frame may point at that
     /// unfinished instance, so it waits (see ``pending``) until the frame has finished.
@@ -432,7 +444,7 @@ enum Reading {
     /// Overrides cost the common paths nothing but one check before the singleton caches (which
     /// hold the family's own singletons, never a task's): a top-level read checks for them out of
     /// line, and a graph opened while its task overrides the family carries
-    /// ``Resolver/overriddenGraph`` in ``Resolver/activeFamilyID``, so that each of its reads takes
+    /// ``Resolver/interceptedGraph`` in ``Resolver/activeFamilyID``, so that each of its reads takes
     /// that out-of-line path too.
     @_transparent
     @usableFromInline
@@ -443,7 +455,7 @@ enum Reading {
         on resolver: Resolver,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
-        if scope.kind == .singleton && !family.mayBeOverridden, let object = resolver.cachedSingleton(key, in: family) {
+        if scope.kind == .singleton && !family.isIntercepted, let object = resolver.cachedSingleton(key, in: family) {
             return unboxSingleton(object, as: T.self)
         }
         if resolver.activeFamilyID != family.id {
@@ -499,6 +511,9 @@ enum Reading {
         on resolver: Resolver,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
+        if resolver.watchedStoredFrames != 0 {
+            resolver.checkCaptive(key, scope: .objectGraph)
+        }
         let step = resolver.enterShared(key, scope: scope)
         if step < 0 {
             return resolver.reused(~step, as: T.self)

@@ -23,6 +23,8 @@ final class ResolverThread: @unchecked Sendable {
     /// when it finds it depends on none. While it is clear, the thread has no foreign dependency:
     /// only a thread that already has one is given another by other threads.
     var mayHaveForeignDependencies = false
+    /// The number of the last read reported on this thread (see ``Resolution``).
+    var resolutionSequence: UInt64 = 0
 
     // MARK: Registry fields
 

@@ -1,0 +1,50 @@
+// Captive dependencies: a stored instance (singleton, weak singleton, resettable scope) whose body
+// reads a shorter-lived shared instance. Checked only while a stored definition of a family that
+// checks is being built (``Resolver/watchedStoredFrames``).
+
+extension Resolver {
+    /// Checks a read of `key`, an object-graph definition or one of a resettable scope, made while
+    /// a stored definition of a family that checks is being built.
+    @usableFromInline
+    @inline(never)
+    func checkCaptive(_ key: UnsafePointer<DefinitionKey>, scope: Scope) {
+        guard intentionalCaptiveFrame != frameCount else { return }
+        // The nearest frame below that isn't a prototype keeps what this read returns.
+        var keeper = frameCount - 1
+        while keeper >= 0 && frames[keeper].scope == .prototype { keeper -= 1 }
+        guard keeper >= 0, frames[keeper].scope != .objectGraph, let family = activeFamily else { return }
+        guard let keeperScope = building.last(where: { $0.slot.builder?.frame == keeper })?.slot.scope else { return }
+        if scope.kind == .resettable && keeperScope == scope { return }
+        let chain = (keeper..<frameCount).map { DefinitionName(frames[$0].key.pointee) } + [DefinitionName(key.pointee)]
+        family.report(CaptiveDependency(chain: chain, keeperScope: keeperScope, keptScope: scope))
+    }
+}
+
+extension Family {
+    /// Whether stored definitions built in this family are watched for captive dependencies.
+    var checksCaptives: Bool {
+        captives.withLock {
+            if case .ignore = $0.mode { return false }
+            return true
+        }
+    }
+
+    /// Does what the family's mode says with `captive`.
+    func report(_ captive: CaptiveDependency) {
+        let (mode, isNew) = captives.withLock { state in
+            (state.mode, state.reported.insert(captive.chain).inserted)
+        }
+        switch mode {
+        case .ignore: return
+        case .warn: if isNew { WaitWarning.print(captive.description) }
+        case .stop: Failure.stop("Assemblies: \(captive.description)")
+        case .report(let report): report(captive)
+        }
+    }
+}
+
+/// A family's ``CaptiveDependencies`` mode, and the chains it has warned about.
+struct CaptiveState {
+    var mode = CaptiveDependencies.default
+    var reported: Set<[DefinitionName]> = []
+}

@@ -1,0 +1,220 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
+// Reads that leave the fast paths because their family is intercepted: a task may override it, a
+// key path is being captured, or its reads are observed (see `Family.interceptCount`).
+
+extension Resolver {
+    /// Resolves a read of an intercepted family outside a graph of it, or in a graph opened while
+    /// it was intercepted (``interceptedGraph``): with the task's override of the definition, if
+    /// any, with the task's own singletons while it overrides the family, and reported to the
+    /// family's observation, if any.
+    @usableFromInline
+    func resolveIntercepted<T, E: Error>(
+        _ key: UnsafePointer<DefinitionKey>,
+        scope: Scope,
+        in family: Family,
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
+        if let capture = pendingCapture {
+            return capture.capture(key.pointee, scope: scope, on: self)
+        }
+        let isInGraph = activeFamilyID == family.id | Self.interceptedGraph
+        if !isInGraph && (activeFamilyID != 0 || isClosing) {
+            // A top-level read while this resolver is busy: the spare resolves it, and intercepts it.
+            return try withSpare(crossingWith: key.pointee) { (spare) throws(E) in
+                try Reading.topLevel(key, scope: scope, in: family, on: spare, body)
+            }
+        }
+        let context = isInGraph ? activeContext : OverrideContext.innermost(for: family)
+        var observation = isInGraph ? activeObservation : family.observation
+        if isReporting || observation?.reports(on: thread) == false {
+            observation = nil
+        }
+        if let override = context?.override(for: key.pointee) {
+            return try read(
+                key,
+                scope: override.scope ?? scope,
+                in: family,
+                context: context,
+                observation: observation,
+                isInGraph: isInGraph
+            ) { (_: Definition<T>) throws(E) in override.make(T.self) }
+        }
+        return try read(
+            key,
+            scope: scope,
+            in: family,
+            context: context,
+            observation: observation,
+            isInGraph: isInGraph,
+            body
+        )
+    }
+
+    /// Reads `key` in the graph open on this resolver, or in a new graph whose singletons are
+    /// `context`'s (or the family's), reported to `observation`.
+    func read<T, E: Error>(
+        _ key: UnsafePointer<DefinitionKey>,
+        scope: Scope,
+        in family: Family,
+        context: OverrideContext?,
+        observation: Observation?,
+        isInGraph: Bool,
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
+        guard let observation else {
+            return try readUnobserved(key, scope: scope, in: family, context: context, isInGraph: isInGraph, body)
+        }
+        let store = isInGraph ? activeStore.unsafelyUnwrapped : context?.singletons() ?? family.singletons
+        let source = source(of: key, scope: scope, in: store)
+        let parent = beginReport(key)
+        var nanoseconds: UInt64?
+        let result: T
+        do {
+            if isInGraph {
+                result = try resolveInGraph(key, scope: scope, in: family) { (definition) throws(E) in
+                    try Self.timing(&nanoseconds) { () throws(E) in try body(definition) }
+                }
+            } else {
+                result = try resolveInNewGraph(
+                    key,
+                    scope: scope,
+                    in: family,
+                    keepingSingletonsIn: store,
+                    overriddenBy: context,
+                    observedBy: observation
+                ) { (definition) throws(E) in
+                    try Self.timing(&nanoseconds) { () throws(E) in try body(definition) }
+                }
+            }
+        } catch {
+            traceFrames.removeLast()
+            throw error
+        }
+        endReport(
+            result,
+            scope: scope,
+            parent: parent,
+            source: nanoseconds.map { _ in .built } ?? source,
+            nanoseconds: nanoseconds ?? 0,
+            to: observation
+        )
+        return result
+    }
+
+    func readUnobserved<T, E: Error>(
+        _ key: UnsafePointer<DefinitionKey>,
+        scope: Scope,
+        in family: Family,
+        context: OverrideContext?,
+        isInGraph: Bool,
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
+        if isInGraph {
+            return try resolveInGraph(key, scope: scope, in: family, body)
+        }
+        return try resolveInNewGraph(
+            key,
+            scope: scope,
+            in: family,
+            keepingSingletonsIn: context?.singletons() ?? family.singletons,
+            overriddenBy: context,
+            observedBy: nil,
+            body
+        )
+    }
+
+    // MARK: Reporting
+
+    /// A read being reported: its place among the reads of the thread, and the time the bodies it
+    /// read took.
+    struct TraceFrame {
+        let sequence: UInt64
+        let key: StoredKey
+        var childNanoseconds: UInt64 = 0
+    }
+
+    /// Starts reporting a read of `key`: pushes its trace frame; returns the frame below, if any.
+    func beginReport(_ key: UnsafePointer<DefinitionKey>) -> TraceFrame? {
+        thread.resolutionSequence &+= 1
+        let parent = traceFrames.last
+        traceFrames.append(TraceFrame(sequence: thread.resolutionSequence, key: StoredKey(key.pointee)))
+        return parent
+    }
+
+    /// Runs `body`, and sets `nanoseconds` to the time it took.
+    static func timing<Result, E: Error>(
+        _ nanoseconds: inout UInt64?,
+        _ body: () throws(E) -> Result
+    ) throws(E) -> Result {
+        let start = Self.nanoseconds()
+        defer { nanoseconds = Self.nanoseconds() &- start }
+        return try body()
+    }
+
+    /// Ends reporting the read on top of ``traceFrames``, which returned `result`: delivers it to
+    /// `observation`.
+    func endReport<T>(
+        _ result: T,
+        scope: Scope,
+        parent: TraceFrame?,
+        source: Resolution.Source,
+        nanoseconds: UInt64,
+        to observation: Observation
+    ) {
+        let frame = traceFrames.removeLast()
+        if !traceFrames.isEmpty {
+            traceFrames[traceFrames.count - 1].childNanoseconds &+= nanoseconds
+        }
+        let key = frame.key.key
+        let resolution = Resolution(
+            definition: DefinitionName(key),
+            scope: scope,
+            type: String(describing: T.self),
+            arguments: key.arguments?.values.map { String(reflecting: $0.base) } ?? [],
+            depth: traceFrames.count,
+            parent: parent.map { DefinitionName($0.key.key) },
+            source: source,
+            instance: isReference(T.self) ? ObjectIdentifier(unsafeBitCast(result, to: AnyObject.self)) : nil,
+            nanoseconds: nanoseconds,
+            ownNanoseconds: nanoseconds &- min(nanoseconds, frame.childNanoseconds),
+            threadNumber: thread.number,
+            threadName: thread.name,
+            sequence: frame.sequence,
+            parentSequence: parent?.sequence
+        )
+        isReporting = true
+        defer { isReporting = false }
+        observation.deliver(resolution, on: thread)
+    }
+
+    /// Where a read of `key` that doesn't build it gets its instance, looked up before it runs.
+    func source(of key: UnsafePointer<DefinitionKey>, scope: Scope, in store: SingletonStore) -> Resolution.Source {
+        switch scope.kind {
+        case .prototype:
+            // A prototype is only reused by a back-reference to it from a direct dependency.
+            return .inFlight
+        case .objectGraph:
+            let (found, _) = keys.find(key, hash: key.pointee.hashBits)
+            let isDone = found >= 0 && entries[found].generation == generation && entries[found].state == .done
+            return isDone && activeFamilyID != 0 ? .objectGraph : .inFlight
+        case .singleton, .weakSingleton, .resettable:
+            return store.hasPublished(key.pointee) ? .stored : .inFlight
+        }
+    }
+
+    /// Nanoseconds on a monotonic clock.
+    static func nanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}

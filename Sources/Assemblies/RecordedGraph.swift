@@ -1,0 +1,232 @@
+/// The object graph that reads of a family made while a block of code ran, recorded by
+/// ``Assembly/recordGraph(of:)``: each instance once, with an edge to each instance its body read.
+///
+/// ```swift
+/// let graph = app.recordGraph { _ = app.cafe }
+/// print(graph.mermaid)   // or graph.dot, for Graphviz
+/// ```
+///
+/// A shared instance has several incoming edges; a cycle shows as a dashed edge back to an instance
+/// that was still being built (*in flight*). Each scope has its own shape and colour.
+public struct RecordedGraph: Sendable {
+    /// An instance: the definition that built it (or that a read reused it from).
+    public struct Node: Hashable, Sendable {
+        /// The node's number, from 1, in the order the reads that reached it started.
+        public let number: Int
+        public let definition: DefinitionName
+        public let scope: Scope
+        /// The name of the type the definition returns.
+        public let type: String
+        /// The argument values it was read with, as Swift writes them.
+        public let arguments: [String]
+    }
+
+    /// A read made while building `from`, which got `to`.
+    public struct Edge: Hashable, Sendable {
+        public let from: Int
+        public let to: Int
+        /// Whether `to` was still being built: the edge closes a cycle.
+        public let isInFlight: Bool
+    }
+
+    /// The instances, in the order their first reads started.
+    public let nodes: [Node]
+    /// The reads between them, in the order they started, each once.
+    public let edges: [Edge]
+
+    init(_ resolutions: [Resolution]) {
+        let reads = resolutions.sorted { $0.sequence < $1.sequence }
+        let bySequence = Dictionary(reads.map { ($0.sequence, $0) }, uniquingKeysWith: { first, _ in first })
+        /// The top-level read a read belongs to: instances outside stored scopes are only shared in it.
+        func root(of read: Resolution) -> UInt64 {
+            var read = read
+            while let parent = read.parentSequence, let found = bySequence[parent] { read = found }
+            return read.sequence
+        }
+        enum Identity: Hashable {
+            case object(ObjectIdentifier, graph: UInt64)
+            case value(UInt64)
+            case definition(DefinitionName, [String], graph: UInt64)
+        }
+        var nodes: [Node] = []
+        var numbers: [Identity: Int] = [:]
+        var nodeOfRead: [UInt64: Int] = [:]
+        for read in reads {
+            let isStored = read.scope.kind != .prototype && read.scope.kind != .objectGraph
+            let graph = isStored ? 0 : root(of: read)
+            let identity: Identity
+            if let instance = read.instance {
+                identity = .object(instance, graph: graph)
+            } else if read.source == .built && read.scope.kind == .prototype {
+                identity = .value(read.sequence)
+            } else {
+                identity = .definition(read.definition, read.arguments, graph: graph)
+            }
+            let number =
+                numbers[identity]
+                ?? {
+                    let node = Node(
+                        number: nodes.count + 1,
+                        definition: read.definition,
+                        scope: read.scope,
+                        type: read.type,
+                        arguments: read.arguments
+                    )
+                    nodes.append(node)
+                    numbers[identity] = node.number
+                    return node.number
+                }()
+            nodeOfRead[read.sequence] = number
+        }
+        var edges: [Edge] = []
+        var seen: Set<Edge> = []
+        for read in reads {
+            guard let parent = read.parentSequence.flatMap({ nodeOfRead[$0] }), let node = nodeOfRead[read.sequence]
+            else { continue }
+            let edge = Edge(from: parent, to: node, isInFlight: read.source == .inFlight)
+            if seen.insert(edge).inserted { edges.append(edge) }
+        }
+        self.nodes = nodes
+        self.edges = edges
+    }
+
+    // MARK: Text
+
+    /// The graph in Graphviz's DOT language: `dot -Tsvg graph.dot -o graph.svg`.
+    ///
+    /// ```
+    /// digraph Assemblies {
+    ///   node [style=filled, fontname="Helvetica"];
+    ///   n1 [label="AppAssembly.cafe\nCafe · objectGraph", shape=ellipse, fillcolor="#d9ead3"];
+    ///   n2 [label="AppAssembly.logger\nLogger · singleton", shape=doubleoctagon, fillcolor="#cfe2f3"];
+    ///   n1 -> n2;
+    /// }
+    /// ```
+    public var dot: String {
+        var lines = ["digraph Assemblies {", "  node [style=filled, fontname=\"Helvetica\"];"]
+        for node in nodes {
+            let style = Self.style(of: node.scope)
+            let label = node.label(lineBreak: "\n").replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
+                .replacingAll("\n", with: "\\n")
+            lines.append(
+                "  n\(node.number) [label=\"\(label)\", shape=\(style.dotShape), fillcolor=\"\(style.colour)\"];"
+            )
+        }
+        for edge in edges {
+            lines.append(
+                "  n\(edge.from) -> n\(edge.to)\(edge.isInFlight ? " [style=dashed, label=\"in flight\"]" : "");"
+            )
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The graph as a Mermaid flowchart, which GitHub and many Markdown viewers draw from a
+    /// ` ```mermaid ` block.
+    ///
+    /// ```
+    /// flowchart TD
+    ///   n1(["AppAssembly.cafe<br/>Cafe · objectGraph"])
+    ///   n2[["AppAssembly.logger<br/>Logger · singleton"]]
+    ///   n1 --> n2
+    ///   classDef objectGraph fill:#d9ead3
+    ///   class n1 objectGraph
+    ///   ...
+    /// ```
+    public var mermaid: String {
+        var lines = ["flowchart TD"]
+        for node in nodes {
+            let style = Self.style(of: node.scope)
+            let label = node.label(lineBreak: "<br/>").replacingAll("\"", with: "#quot;")
+            lines.append("  n\(node.number)\(style.mermaidOpen)\"\(label)\"\(style.mermaidClose)")
+        }
+        for edge in edges {
+            lines.append("  n\(edge.from) \(edge.isInFlight ? "-. in flight .->" : "-->") n\(edge.to)")
+        }
+        var classes: [(name: String, members: [Int])] = []
+        for node in nodes {
+            let name = Self.style(of: node.scope).className
+            if let index = classes.firstIndex(where: { $0.name == name }) {
+                classes[index].members.append(node.number)
+            } else {
+                classes.append((name, [node.number]))
+            }
+        }
+        for (name, members) in classes {
+            let colour = nodes.first { Self.style(of: $0.scope).className == name }.map {
+                Self.style(of: $0.scope).colour
+            }
+            lines.append("  classDef \(name) fill:\(colour ?? "#ffffff"),stroke:#555555")
+            lines.append("  class \(members.map { "n\($0)" }.joined(separator: ",")) \(name)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    struct Style {
+        let dotShape: String
+        let mermaidOpen: String
+        let mermaidClose: String
+        let colour: String
+        let className: String
+    }
+
+    /// Each scope's shape and colour.
+    static func style(of scope: Scope) -> Style {
+        switch scope.kind {
+        case .prototype:
+            Style(dotShape: "box", mermaidOpen: "[", mermaidClose: "]", colour: "#f3f3f3", className: "prototype")
+        case .objectGraph:
+            Style(
+                dotShape: "ellipse",
+                mermaidOpen: "([",
+                mermaidClose: "])",
+                colour: "#d9ead3",
+                className: "objectGraph"
+            )
+        case .singleton:
+            Style(
+                dotShape: "doubleoctagon",
+                mermaidOpen: "[[",
+                mermaidClose: "]]",
+                colour: "#cfe2f3",
+                className: "singleton"
+            )
+        case .weakSingleton:
+            Style(
+                dotShape: "octagon",
+                mermaidOpen: "{{",
+                mermaidClose: "}}",
+                colour: "#d9d2e9",
+                className: "weakSingleton"
+            )
+        case .resettable:
+            Style(
+                dotShape: "hexagon",
+                mermaidOpen: "[/",
+                mermaidClose: "/]",
+                colour: "#fce5cd",
+                className: "resettable"
+            )
+        }
+    }
+}
+
+extension RecordedGraph.Node {
+    /// `AppAssembly.cafe`, the arguments, then `Cafe · objectGraph`, on lines of their own.
+    func label(lineBreak: String) -> String {
+        var label = definition.description
+        if !arguments.isEmpty { label += lineBreak + "(\(arguments.joined(separator: ", ")))" }
+        return label + lineBreak + "\(type) · \(scope)"
+    }
+}
+
+extension String {
+    /// Every `target` replaced with `replacement` (without Foundation).
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        for character in self {
+            if character == target { result += replacement } else { result.append(character) }
+        }
+        return result
+    }
+}
