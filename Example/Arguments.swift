@@ -6,7 +6,8 @@
 ///
 /// `--city` and `--units` change the preferences of the user signed in when the program starts;
 /// each `--switch-user` then signs that user out and another in, whose session starts from what they
-/// saved last time.
+/// saved last time. `--graph` prints the object graph the run built instead of its screens, as
+/// Mermaid (`--graph dot`: as Graphviz DOT).
 struct Arguments: Equatable, Sendable {
     /// The city to follow and show, from `--city NAME`.
     var city: String?
@@ -15,6 +16,9 @@ struct Arguments: Equatable, Sendable {
     /// The users to sign in, one after the other, after showing the weather: one `--switch-user NAME`
     /// each, in order.
     var usersToSwitchTo: [String] = []
+    /// How to print the graph the run built, from `--graph` (Mermaid) or `--graph dot`; nil to show
+    /// the screens.
+    var graphFormat: GraphFormat?
     /// The arguments the program did not understand, in order.
     var unrecognized: [String] = []
 
@@ -44,9 +48,18 @@ struct Arguments: Equatable, Sendable {
                 usersToSwitchTo.append(user)
             } else if argument.hasPrefix("--switch-user=") {
                 usersToSwitchTo.append(String(argument.dropFirst("--switch-user=".count)))
+            } else if argument == "--graph" {
+                graphFormat = remaining.first.flatMap(GraphFormat.init(rawValue:)) ?? .mermaid
+                if remaining.first.flatMap(GraphFormat.init(rawValue:)) != nil { remaining.removeFirst() }
             } else {
                 unrecognized.append(argument)
             }
         }
     }
+}
+
+/// The languages `--graph` prints the object graph in.
+enum GraphFormat: String, Equatable, Sendable {
+    case mermaid
+    case dot
 }

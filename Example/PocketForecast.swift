@@ -5,12 +5,28 @@
 /// swift run Example --city Omsk                      # follow Omsk and show its weather
 /// swift run Example --units fahrenheit               # show temperatures in degrees Fahrenheit
 /// swift run Example --city Omsk --switch-user alice  # then sign guest out and alice in
+/// swift run Example --graph                          # the object graph of a run, as Mermaid
+/// swift run Example --graph dot                      # ... as Graphviz DOT
 /// ```
 @main
 struct PocketForecast {
     static func main() {
         let arguments = Arguments(parsing: Array(CommandLine.arguments.dropFirst()))
+        if let format = arguments.graphFormat {
+            return print(graph(of: arguments, as: format), terminator: "")
+        }
         print(output(for: arguments).joined(separator: "\n"))
+    }
+
+    /// The object graph of a run with `arguments`: what the activation, the injection into the
+    /// app delegate and the screens read, each instance once.
+    static func graph(of arguments: Arguments, as format: GraphFormat) -> String {
+        let assembly = ApplicationAssembly()
+        let graph = assembly.recordGraph {
+            assembly.activate()
+            _ = assembly.inject(AppDelegate(arguments: arguments)).run()
+        }
+        return format == .dot ? graph.dot : graph.mermaid
     }
 
     /// Everything the program prints for `arguments`: the screens, then the facts about its wiring.

@@ -453,3 +453,51 @@ private final class ArgLabelAssembly: Assembly, @unchecked Sendable {
         #expect(assembly.label(1 as Int8) === assembly.label(1 as Int8))
     }
 }
+
+// A finite recursion through a prototype method with arguments — a menu tree, where one title can
+// appear in several branches — is a tree of new definitions, never a cycle.
+
+private final class MenuNode {
+    let title: String
+    let children: [MenuNode]
+    init(title: String, children: [MenuNode]) {
+        self.title = title
+        self.children = children
+    }
+}
+
+private final class MenuAssembly: Assembly, @unchecked Sendable {
+    static let tree = ["root": ["File", "Edit"], "File": ["Open", "Recent"], "Recent": ["Open"], "Edit": ["Open"]]
+
+    func menu(_ title: String) -> MenuNode {
+        define(scope: .prototype, arguments: title) {
+            MenuNode(title: title, children: (Self.tree[title] ?? []).map { self.menu($0) })
+        }
+    }
+
+    func level(_ depth: Int) -> MenuNode {
+        define(scope: .prototype, arguments: depth) {
+            MenuNode(title: "\(depth)", children: depth == 0 ? [] : [self.level(depth - 1)])
+        }
+    }
+}
+
+@Suite struct RecursiveMethodTests {
+    @Test func aMenuTreeIsBuiltWhole() {
+        let root = MenuAssembly().menu("root")
+        #expect(root.children.map(\.title) == ["File", "Edit"])
+        #expect(root.children[0].children[1].children.map(\.title) == ["Open"])
+        #expect(root.children[1].children[0] !== root.children[0].children[0], "a prototype: one per read")
+    }
+
+    @Test func aDeepFiniteRecursionPassesEveryCycleCheck() {
+        // Deeper than the first prototype-cycle checks (at 8, 16, ... frames).
+        var node = MenuAssembly().level(300)
+        var depth = 0
+        while let child = node.children.first {
+            node = child
+            depth += 1
+        }
+        #expect(depth == 300)
+    }
+}

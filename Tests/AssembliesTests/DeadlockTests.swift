@@ -239,7 +239,7 @@ private final class Family: Assembly, @unchecked Sendable {
             }
         }
         let message = stderr(of: result)
-        #expect(message.contains("circular dependency through initializers"))
+        #expect(message.contains("circular dependency, read again before it was registered"))
         #expect(message.contains("Family.crossingUnregistered → Family.crossingUnregistered"))
     }
 }

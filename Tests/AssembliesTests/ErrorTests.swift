@@ -172,7 +172,7 @@ final class MisuseQuestsAssembly: Assembly, @unchecked Sendable {
             _ = MisuseAssembly().parent
         }
         let message = stderr(of: result)
-        #expect(message.contains("circular dependency through initializers"))
+        #expect(message.contains("circular dependency, read again before it was registered"))
         #expect(message.contains("MisuseAssembly.parent → MisuseQuestsAssembly.child → MisuseAssembly.parent"))
         #expect(message.contains("To fix this, register the instance before reading MisuseQuestsAssembly.child"))
     }

@@ -225,11 +225,13 @@ struct ReadmeSnippetTests {
         }
         // The message the README shows, word for word.
         let message =
-            "circular dependency through initializers: CoopAssembly.hen → CoopAssembly.egg → CoopAssemb"
-            + "ly.hen. CoopAssembly.hen was read again before its definition registered an instance, so n"
-            + "o instance exists yet to hand back. To fix this, register the instance before reading Coop"
-            + "Assembly.egg: `let instance = definition *~> Type(...)`, then set the property that points"
-            + " back; or pass the back-reference in later instead of through an initializer."
+            "circular dependency, read again before it was registered: CoopAssembly.hen → CoopAssembly."
+            + "egg → CoopAssembly.hen. CoopAssembly.hen was read again before its definition registered a"
+            + "n instance with `definition *~>` — its body was still computing an initializer's arguments"
+            + ", or read CoopAssembly.egg before registering — so no instance exists yet to hand back. To"
+            + " fix this, register the instance before reading CoopAssembly.egg: `let instance = definiti"
+            + "on *~> Type(...)`, then set the property that points back; or, when an initializer needs C"
+            + "oopAssembly.egg, pass the back-reference in later instead."
         #expect(stderr(of: result).contains(message), "\(stderr(of: result))")
     }
 }

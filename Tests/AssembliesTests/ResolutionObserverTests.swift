@@ -24,6 +24,57 @@ private final class SeenAssembly: Assembly, @unchecked Sendable {
     var barista: SeenBarista { define(scope: .prototype) { SeenBarista(logger: self.logger) } }
     var cafe: SeenCafe { define { SeenCafe(barista: self.barista, audit: self.audit) } }
     func label(_ number: Int) -> String { define(arguments: number) { "label \(number)" } }
+    var other: SeenOtherAssembly { SeenOtherAssembly() }
+    var crossing: SeenAudit { define { self.other.viaFirst } }
+    var stopping: SeenAudit {
+        define {
+            self.stopObservingResolutions()
+            return self.audit
+        }
+    }
+    var failing: SeenAudit { get throws(SeenError) { try define { () throws(SeenError) in throw SeenError() } } }
+    func chain(_ depth: Int) -> SeenAudit {
+        define(scope: .prototype, arguments: depth) { depth == 0 ? SeenAudit() : self.chain(depth - 1) }
+    }
+}
+
+private struct SeenError: Error {}
+
+/// A family of its own, whose body reads back into the observed family.
+private final class SeenOtherAssembly: Assembly, @unchecked Sendable {
+    var viaFirst: SeenAudit { define { SeenAssembly().audit } }
+}
+
+private final class SeenPair {
+    var partner: SeenPair?
+}
+
+private final class SeenCycleAssembly: Assembly, @unchecked Sendable {
+    var first: SeenPair {
+        define { definition in
+            let pair = definition *~> SeenPair()
+            pair.partner = self.second
+            return pair
+        }
+    }
+    var second: SeenPair {
+        define { definition in
+            let pair = definition *~> SeenPair()
+            pair.partner = self.first
+            return pair
+        }
+    }
+}
+
+/// An observer that reads the family it observes.
+private final class Rereading: ResolutionObserver, @unchecked Sendable {
+    let app: SeenAssembly
+    let count = Guarded(0)
+    init(app: SeenAssembly) { self.app = app }
+    func didResolve(_ resolution: Resolution) {
+        count.withLock { $0 += 1 }
+        _ = app.audit
+    }
 }
 
 /// Every resolution it receives, in order.
@@ -99,5 +150,86 @@ private final class Collected: ResolutionObserver {
                 "    SeenAssembly.audit ",
             ]
         )
+    }
+
+    @Test func aBackReferenceIsInFlight() {
+        let app = SeenCycleAssembly()
+        let collected = Collected()
+        app.observeResolutions(with: collected)
+        _ = app.first
+        #expect(collected.all.map(\.definition.member) == ["first", "second", "first"])
+        #expect(collected.all.map(\.source) == [.inFlight, .built, .built])
+    }
+
+    @Test func readsAnObserverMakesAreNotReported() {
+        let app = SeenAssembly()
+        let observer = Rereading(app: app)
+        app.observeResolutions(with: observer)
+        _ = app.cafe
+        #expect(observer.count.withLock { $0 } == 4)
+    }
+
+    @Test func aReadFromAnotherFamilysBodyIsATopLevelReadOfItsOwn() {
+        let app = SeenAssembly()
+        let collected = Collected()
+        app.observeResolutions(with: collected)
+        _ = app.crossing
+        #expect(collected.all.map(\.definition.member) == ["crossing"], "a new SeenAssembly is another family")
+    }
+
+    @Test func aGraphReportsToTheObservationItOpenedWith() {
+        let app = SeenAssembly()
+        let collected = Collected()
+        app.observeResolutions(with: collected)
+        _ = app.stopping
+        _ = app.audit
+        #expect(collected.all.map(\.definition.member) == ["audit", "stopping"])
+    }
+
+    @Test func overridesAreReportedAsTheyAreBuilt() async {
+        let app = SeenAssembly()
+        let collected = Collected()
+        app.observeResolutions(with: collected)
+        let overrides = Overrides(of: app)
+        overrides.replace(\.logger, scope: .prototype) { SeenLogger() }
+        await overrides.apply {
+            _ = app.barista
+        }
+        #expect(collected.all.map(\.definition.member) == ["logger", "barista"])
+        #expect(collected.all.map(\.scope) == [.prototype, .prototype])
+    }
+
+    @Test func aReadWhoseBodyThrowsIsNotReported() {
+        let app = SeenAssembly()
+        let collected = Collected()
+        app.observeResolutions(with: collected)
+        #expect(throws: SeenError.self) { try app.failing }
+        _ = app.audit
+        #expect(collected.all.map(\.definition.member) == ["audit"])
+        #expect(collected.all[0].depth == 0)
+    }
+
+    @Test func eachThreadReportsItsOwnReads() {
+        let app = SeenAssembly()
+        let collected = Collected()
+        app.observeResolutions(with: collected)
+        onThreads(8) { _ in
+            for _ in 0..<20 { _ = app.cafe }
+        }
+        let reads = collected.all
+        #expect(reads.count == 8 * 20 * 4)
+        #expect(reads.filter { $0.definition.member == "logger" && $0.source == .built }.count == 1)
+        #expect(Set(reads.map(\.threadNumber)).count == 8)
+        let byThread = Dictionary(grouping: reads, by: \.threadNumber)
+        #expect(byThread.values.allSatisfy { $0.filter { $0.depth == 0 }.count == 20 })
+    }
+
+    @Test func aDeepGraphIsReportedLevelByLevel() {
+        let app = SeenAssembly()
+        let collected = Collected()
+        app.observeResolutions(with: collected)
+        _ = app.chain(200)
+        #expect(collected.all.map(\.depth) == Array((0...200).reversed()))
+        #expect(collected.all.last?.arguments == ["200"])
     }
 }

@@ -171,7 +171,7 @@ private func linkedFamilies() -> (CrossingAppAssembly, CrossingNetworkAssembly) 
             _ = app.unregistered
         }
         let message = stderr(of: result)
-        #expect(message.contains("circular dependency through initializers"))
+        #expect(message.contains("circular dependency, read again before it was registered"))
         #expect(
             message.contains(
                 "CrossingAppAssembly.unregistered → CrossingNetworkAssembly.unregisteredUser → CrossingAppAssembly.unregistered"

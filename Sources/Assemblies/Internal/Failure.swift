@@ -18,11 +18,13 @@ enum Failure {
         let second = chain.count > 2 ? chain[1].description : first
         stop(
             """
-            circular dependency through initializers: \(describe(chain)). \
-            \(first) was read again before its definition registered an instance, so no instance \
-            exists yet to hand back. To fix this, register the instance before reading \(second): \
-            `let instance = definition *~> Type(...)`, then set the property that points back; \
-            or pass the back-reference in later instead of through an initializer.
+            circular dependency, read again before it was registered: \(describe(chain)). \
+            \(first) was read again before its definition registered an instance with `definition *~>` \
+            — its body was still computing an initializer's arguments, or read \(second) before \
+            registering — so no instance exists yet to hand back. To fix this, register the instance \
+            before reading \(second): `let instance = definition *~> Type(...)`, then set the property \
+            that points back; or, when an initializer needs \(second), pass the back-reference in later \
+            instead.
             """
         )
     }

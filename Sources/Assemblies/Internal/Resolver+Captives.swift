@@ -43,8 +43,10 @@ extension Family {
     }
 }
 
-/// A family's ``CaptiveDependencies`` mode, and the chains it has warned about.
+/// A family's ``CaptiveDependencies`` mode and the chains it has reported, and the chains of values
+/// handed out in flight it has warned about (see ``Resolver/warnValueHandedOut(_:type:)``).
 struct CaptiveState {
     var mode = CaptiveDependencies.default
     var reported: Set<[DefinitionName]> = []
+    var warned: Set<[DefinitionName]> = []
 }

@@ -179,13 +179,14 @@ extension Resolver {
 
     // MARK: Instances
 
-    /// An instance to hand back again, found by ``enter(_:hash:scope:)``, as the `T` it was stored as.
+    /// An instance to hand back again to a read of `key`, found by ``enter(_:hash:scope:)``, as the
+    /// `T` it was stored as.
     @inlinable
-    func reused<T>(_ source: Int, as _: T.Type) -> T {
+    func reused<T>(_ source: Int, as _: T.Type, for key: UnsafePointer<DefinitionKey>) -> T {
         if isReference(T.self) {
             return unsafeBitCast(reusedObject(source).unsafelyUnwrapped, to: T.self)
         }
-        return reusedValue(source) as! T
+        return reusedValue(source, for: key) as! T
     }
 
     /// `source` is `index << 1 | 1` for an entry's built instance, `frame << 1` for one being wired.
@@ -195,8 +196,27 @@ extension Resolver {
     }
 
     @usableFromInline
-    func reusedValue(_ source: Int) -> Any {
-        values[Int(source & 1 == 1 ? entries[source >> 1].value : frames[source >> 1].value)]
+    func reusedValue(_ source: Int, for key: UnsafePointer<DefinitionKey>) -> Any {
+        if source & 1 == 0 {
+            warnValueHandedOut(chain(from: source >> 1, to: key.pointee), type: key.pointee.type)
+        }
+        return values[Int(source & 1 == 1 ? entries[source >> 1].value : frames[source >> 1].value)]
+    }
+
+    /// Warns, once per chain and family, that a value registered with `*~>` was read back while its
+    /// definition was being built: the reader got a copy, which misses what the body changes later.
+    func warnValueHandedOut(_ chain: [DefinitionKey], type: Any.Type) {
+        guard let family = activeFamily else { return }
+        let names = chain.map(DefinitionName.init)
+        guard family.captives.withLock({ $0.warned.insert(names).inserted }) else { return }
+        WaitWarning.print(
+            """
+            \(names[0]) registered a value of type \(type), which is not a class, with *~>, and \(names[names.count - 2]) \
+            read it back while it was being built: \(names.map(\.description).joined(separator: " → ")). The reader \
+            got a copy made when the value was registered, which doesn't see what the body changes afterwards. \
+            To fix this, make \(type) a class, or finish the value before registering it.
+            """
+        )
     }
 
     /// Stores a value that is not a class reference for the rest of the graph; returns its index.

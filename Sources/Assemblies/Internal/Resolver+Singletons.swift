@@ -157,6 +157,9 @@ extension Resolver {
         if isBeingWired && builder.frame < owner.lowestHandedOut {
             owner.lowestHandedOut = builder.frame
         }
+        if isBeingWired && object is AnyValueBox {
+            warnValueHandedOut(owner.threadChain(from: builder.frame, through: self) + [key], type: key.type)
+        }
         // Otherwise its body has returned (a hook reads it): it is finished, nothing to wait for.
         return object
     }

@@ -516,7 +516,7 @@ enum Reading {
         }
         let step = resolver.enterShared(key, scope: scope)
         if step < 0 {
-            return resolver.reused(~step, as: T.self)
+            return resolver.reused(~step, as: T.self, for: key)
         }
         let result: T
         do {
@@ -539,7 +539,7 @@ enum Reading {
     ) throws(E) -> T {
         let frame = resolver.enterPrototype(key)
         if frame < 0 {
-            return resolver.reused(~frame, as: T.self)
+            return resolver.reused(~frame, as: T.self, for: key)
         }
         let result: T
         do {

@@ -160,6 +160,6 @@ struct CircularDependenciesArticle {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = InitializerCycle.TreeAssembly().parent
         }
-        #expect(stderr(of: result).contains("circular dependency through initializers"))
+        #expect(stderr(of: result).contains("circular dependency, read again before it was registered"))
     }
 }
