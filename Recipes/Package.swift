@@ -5,7 +5,8 @@ import PackageDescription
 // by CI. A separate package, so the library's own Package.swift stays dependency-free:
 //
 //     swift run --package-path Recipes ConfigurationRecipe   # or PerRequestRecipe, SessionRecipe,
-//                                                             # MethodDoubleRecipe, PluginsRecipe
+//                                                             # MethodDoubleRecipe, PluginsRecipe,
+//                                                             # ObservationRecipe
 
 let package = Package(
     name: "Recipes",
@@ -14,6 +15,8 @@ let package = Package(
     dependencies: [
         .package(name: "Assemblies", path: ".."),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.3.0"),
     ],
     targets: [
         .executableTarget(
@@ -33,6 +36,15 @@ let package = Package(
             dependencies: [.product(name: "Assemblies", package: "Assemblies")]
         ),
         .executableTarget(name: "PluginsRecipe", dependencies: [.product(name: "Assemblies", package: "Assemblies")]),
+        .executableTarget(
+            name: "ObservationRecipe",
+            dependencies: [
+                .product(name: "Assemblies", package: "Assemblies"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         .executableTarget(
             name: "MigrationRecipe",
             dependencies: [.product(name: "Assemblies", package: "Assemblies")]

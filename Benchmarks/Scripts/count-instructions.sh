@@ -16,7 +16,7 @@ total() {
         > /dev/null 2>&1
     grep -m1 '^summary:' "$work/out" | awk '{print $2}'
 }
-for scenario in singleton chain diamond graph cycle; do
+for scenario in ${SCENARIOS:-singleton chain diamond graph cycle observed}; do
     small=$(total "$scenario" 100000)
     large=$(total "$scenario" 200000)
     echo "$scenario $(((large - small) / 100000))"

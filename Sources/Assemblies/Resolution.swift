@@ -57,9 +57,11 @@ public struct Resolution: Sendable, CustomStringConvertible {
     public let threadNumber: Int
     public let threadName: String
 
-    /// Numbers the reads of a thread in the order they started; ties each read to its parent's.
-    let sequence: UInt64
-    let parentSequence: UInt64?
+    /// The read's number among the reads of its thread, in the order they started: to rebuild the
+    /// tree of a top-level read, whose reads arrive innermost first.
+    public let sequence: UInt64
+    /// The ``sequence`` of the read whose body made this one, or nil for a top-level read.
+    public let parentSequence: UInt64?
 
     /// One line: `AppAssembly.cafe (singleton) built in 1.20 ms (own 0.31 ms)`, with the
     /// arguments after the definition.

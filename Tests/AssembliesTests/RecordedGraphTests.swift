@@ -1,6 +1,12 @@
 import Assemblies
 import Testing
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
 // Recorded graphs: each instance once, an edge per read, cycles and shared instances visible, and
 // exact DOT and Mermaid text; build reports: what was built, in order, with times.
 
@@ -42,6 +48,25 @@ private final class GraphAssembly: Assembly, @unchecked Sendable {
 
     override func buildEagerSingletons() {
         _ = roastery
+    }
+}
+
+private final class SlowLaunchAssembly: Assembly, @unchecked Sendable {
+    var api: GraphBarista {
+        define(scope: .singleton) {
+            _ = self.database
+            return GraphBarista()
+        }
+    }
+    var database: GraphRoastery {
+        define(scope: .singleton) {
+            usleep(30_000)
+            return GraphRoastery()
+        }
+    }
+
+    override func buildEagerSingletons() {
+        _ = api
     }
 }
 
@@ -137,6 +162,17 @@ private final class GraphAssembly: Assembly, @unchecked Sendable {
         _ = app.recordGraph { collected.withLock { $0 += 1 } }
         let graph = app.recordGraph {}
         #expect(graph.nodes.isEmpty)
+    }
+
+    @Test func theSlowestBodyComesFirstTimedWithoutWhatItRead() {
+        let app = SlowLaunchAssembly()
+        let report = app.buildReport { app.activate() }
+        #expect(report.rows.map(\.definition.member) == ["api", "database"])
+        #expect(report.slowestFirst.map(\.definition.member) == ["database", "api"])
+        #expect(report.rows[1].ownNanoseconds >= 30_000_000)
+        #expect(report.rows[0].nanoseconds >= 30_000_000, "api's time includes the database's")
+        #expect(report.rows[0].ownNanoseconds < 30_000_000, "its own time doesn't")
+        #expect(report.description.split(separator: "\n")[2].hasSuffix("  singleton      SlowLaunchAssembly.database"))
     }
 
     @Test func buildReportListsWhatWasBuiltSlowestFirst() {

@@ -186,13 +186,13 @@ private final class Collected: ResolutionObserver {
         #expect(collected.all.map(\.definition.member) == ["audit", "stopping"])
     }
 
-    @Test func overridesAreReportedAsTheyAreBuilt() async {
+    @Test func overridesAreReportedAsTheyAreBuilt() {
         let app = SeenAssembly()
         let collected = Collected()
         app.observeResolutions(with: collected)
         let overrides = Overrides(of: app)
         overrides.replace(\.logger, scope: .prototype) { SeenLogger() }
-        await overrides.apply {
+        overrides.apply {
             _ = app.barista
         }
         #expect(collected.all.map(\.definition.member) == ["logger", "barista"])

@@ -9,6 +9,13 @@ import Testing
         #expect(Arguments(parsing: []) == Arguments())
     }
 
+    @Test func parsesTheGraphFormat() {
+        #expect(Arguments(parsing: ["--graph"]).graphFormat == .mermaid)
+        #expect(Arguments(parsing: ["--graph", "dot"]).graphFormat == .dot)
+        #expect(Arguments(parsing: ["--graph", "--city", "Omsk"]).city == "Omsk")
+        #expect(Arguments(parsing: []).graphFormat == nil)
+    }
+
     @Test func keepsWhatItDoesNotUnderstand() {
         let arguments = Arguments(parsing: ["--verbose", "--city"])
         #expect(arguments.city == nil)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Example
@@ -13,6 +14,25 @@ import Testing
         #expect(lines.contains("o~ Weather in Manila ~~~~~~~~~~~~~~~~~o"))
         #expect(lines.contains("| Now       Sunny, 31°C               |"))
         #expect(lines.contains("| Mon       Thunderstorms  26 to 32°C |"))
+    }
+
+    @Test func theGraphShowsTheCyclesAndTheSingletons() {
+        let mermaid = PocketForecast.graph(of: Arguments(), as: .mermaid)
+        #expect(mermaid.hasPrefix("flowchart TD\n"))
+        #expect(mermaid.contains("[[\"ApplicationAssembly.weatherClient<br/>WeatherClient · singleton\"]]"))
+        #expect(mermaid.components(separatedBy: "-. in flight .->").count == 3, "two cycles close")
+        let dot = PocketForecast.graph(of: Arguments(), as: .dot)
+        #expect(dot.hasPrefix("digraph Assemblies {\n"))
+        #expect(dot.components(separatedBy: "label=\"in flight\"").count == 3)
+    }
+
+    @Test func theExampleHasNoCaptiveDependency() {
+        let assembly = ApplicationAssembly()
+        let found = FoundCaptives()
+        assembly.checkCaptiveDependencies(.report { captive in found.append("\(captive)") })
+        assembly.activate()
+        _ = assembly.inject(AppDelegate(arguments: Arguments())).run()
+        #expect(found.all.isEmpty)
     }
 
     @Test func everyWiringFactHolds() {
@@ -91,4 +111,15 @@ import Testing
     @Test func theOutputIsTheSameOnEveryRun() {
         #expect(PocketForecast.output(for: Arguments()) == PocketForecast.output(for: Arguments()))
     }
+}
+
+/// The captive dependencies reported, from any thread.
+private final class FoundCaptives: @unchecked Sendable {
+    // @unchecked: `found` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var found: [String] = []
+
+    var all: [String] { lock.withLock { found } }
+
+    func append(_ captive: String) { lock.withLock { found.append(captive) } }
 }

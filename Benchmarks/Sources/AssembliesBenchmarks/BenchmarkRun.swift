@@ -34,7 +34,7 @@ struct BenchmarkRun {
     private(set) var targets: [(scenario: String, target: String, met: Bool)] = []
 
     /// The names `--only` accepts.
-    static let groups = ["chain", "diamond", "graph", "singleton", "cycle", "threads", "scaling"]
+    static let groups = ["chain", "diamond", "graph", "observed", "singleton", "cycle", "threads", "scaling"]
 
     init(plan: MeasurementPlan, isQuick: Bool, only: Set<String>) {
         self.plan = plan
@@ -48,6 +48,7 @@ struct BenchmarkRun {
         case "chain": Scenarios.prototypeChain()
         case "diamond": Scenarios.diamond()
         case "graph": Scenarios.application()
+        case "observed": Scenarios.observedApplication()
         case "singleton": Scenarios.singleton()
         case "cycle": Scenarios.cycle()
         default: nil
@@ -59,7 +60,7 @@ struct BenchmarkRun {
     }
 
     mutating func runAll() {
-        for group in ["chain", "diamond", "graph", "singleton", "cycle"] where includes(group) {
+        for group in ["chain", "diamond", "graph", "observed", "singleton", "cycle"] where includes(group) {
             let scenario = Self.scenario(group)!
             progress("\(scenario.name): checking")
             scenario.check()

@@ -127,6 +127,21 @@ struct AssembliesApplication: Resolution {
     func resolve() -> Application { assembly.application }
 }
 
+/// The same graph, with a resolution observer that does nothing: what observing costs.
+struct ObservedAssembliesApplication: Resolution {
+    let assembly: ApplicationAssembly = {
+        let assembly = ApplicationAssembly()
+        assembly.observeResolutions(with: IgnoringObserver())
+        return assembly
+    }()
+    func resolve() -> Application { assembly.application }
+}
+
+/// Receives every read, and does nothing with it.
+struct IgnoringObserver: ResolutionObserver {
+    func didResolve(_ resolution: Assemblies.Resolution) {}
+}
+
 // MARK: Singleton
 
 struct HandWrittenSingleton: Resolution {
@@ -211,6 +226,19 @@ enum Scenarios {
             targets: Targets(maximumVersusHandWritten: 2, minimumVersusSwinject: 30),
             handWritten: HandWrittenApplication(),
             assemblies: AssembliesApplication(),
+            swinject: SwinjectResolution<Application>(container: SwinjectVariant.applicationContainer()),
+            isValid: applicationProblem
+        )
+    }
+
+    /// The graph scenario with an observer set: no target, a row to compare with the graph's.
+    static func observedApplication() -> Scenario {
+        Scenario(
+            "graph (10), observed",
+            objectCount: 10,
+            targets: Targets(),
+            handWritten: HandWrittenApplication(),
+            assemblies: ObservedAssembliesApplication(),
             swinject: SwinjectResolution<Application>(container: SwinjectVariant.applicationContainer()),
             isValid: applicationProblem
         )

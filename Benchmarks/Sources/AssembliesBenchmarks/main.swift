@@ -26,7 +26,7 @@ let usage = """
                          configuration (build with -c debug and -c release to see both)
       --profile GROUP VARIANT COUNT
                          only run COUNT resolutions of one variant (hand, assemblies or swinject) of one scenario
-                         (chain, diamond, graph, singleton or cycle), for a profiler such as valgrind --tool=callgrind
+                         (chain, diamond, graph, observed, singleton or cycle), for a profiler such as valgrind --tool=callgrind
     """
 
 var arguments = CommandLine.arguments.dropFirst()
