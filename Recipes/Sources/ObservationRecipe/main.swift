@@ -1,6 +1,7 @@
 import Assemblies
 import InMemoryTracing
 import Logging
+import Tracing
 
 // Resolution events bridged to swift-log and to swift-distributed-tracing, a recorded graph and a
 // build report.
@@ -16,13 +17,12 @@ _ = kitchens.kitchen
 let tracer = InMemoryTracer()
 kitchens.observeResolutions(with: TracingObserver(tracer: tracer))
 _ = kitchens.kitchen
-for span in tracer.finishedSpans.sorted(by: {
-    $0.startInstant.nanosecondsSinceEpoch < $1.startInstant.nanosecondsSinceEpoch
-}) {
+// The spans end innermost first: the outermost, the top-level read's, is the last.
+for span in tracer.finishedSpans.reversed() {
     let parent = tracer.finishedSpans.first { $0.spanContext.spanID == span.spanContext.parentSpanID }
-    print(
-        "span \(span.operationName) in \(parent?.operationName ?? "no parent"): \(span.attributes["assemblies.source"]!)"
-    )
+    let source = span.attributes["assemblies.source"]?.toSpanAttribute()
+    guard case .some(.string(let source)) = source else { continue }
+    print("span \(span.operationName) in \(parent?.operationName ?? "no parent"): \(source)")
 }
 kitchens.stopObservingResolutions()
 
