@@ -12,14 +12,15 @@
 /// app.checkCaptiveDependencies(.stop)   // in a test suite: make each one fail
 /// ```
 ///
-/// By default a family warns once per chain in debug builds (`DEBUG` set when the library is
-/// compiled) and checks nothing in release builds. The check runs while singletons are built —
-/// reads served from caches are never checked — and costs a family that doesn't check one
-/// predictable branch per object-graph read.
+/// Checks run in debug builds of the library (`DEBUG` set when it is compiled, as in a debug build
+/// of an app or a test run), where a family warns once per chain by default. Release builds check
+/// nothing, whatever the mode, and their reads pay nothing for it. A check runs while a singleton
+/// is being built — reads served from caches are never checked — and costs each object-graph read
+/// of a debug build one compare.
 public enum CaptiveDependencies: Sendable {
     /// Checks nothing.
     case ignore
-    /// Writes a warning to standard error, once for each chain; the default in debug builds.
+    /// Writes a warning to standard error, once for each chain; the default.
     case warn
     /// Stops the program with the message.
     case stop
@@ -27,14 +28,8 @@ public enum CaptiveDependencies: Sendable {
     /// built and with no lock of the library held.
     case report(@Sendable (CaptiveDependency) -> Void)
 
-    /// `.warn` in debug builds, `.ignore` in release builds.
-    public static var `default`: CaptiveDependencies {
-        #if DEBUG
-        .warn
-        #else
-        .ignore
-        #endif
-    }
+    /// What a family does until ``Assembly/checkCaptiveDependencies(_:)`` says otherwise: `.warn`.
+    public static var `default`: CaptiveDependencies { .warn }
 }
 
 /// A longer-lived instance that keeps a shorter-lived shared one (see ``CaptiveDependencies``).
@@ -66,7 +61,7 @@ public struct CaptiveDependency: Sendable, CustomStringConvertible {
 }
 
 extension Assembly {
-    /// Sets what this family does when it finds a captive dependency: see
+    /// Sets what this family does when it finds a captive dependency, in debug builds: see
     /// ``CaptiveDependencies``.
     ///
     /// ```swift
@@ -88,24 +83,24 @@ extension Assembly {
     ///
     /// Only the read `read` makes itself is marked, not the reads its body makes in turn.
     public final func intentionallyCaptive<T>(_ read: @autoclosure () -> T) -> T {
-        let resolver = Resolver.withCurrent { Unmanaged.passUnretained($0) }
-        let previous = resolver._withUnsafeGuaranteedRef { resolver in
-            defer { resolver.intentionalCaptiveFrame = resolver.frameCount }
-            return resolver.intentionalCaptiveFrame
-        }
-        defer { resolver._withUnsafeGuaranteedRef { $0.intentionalCaptiveFrame = previous } }
-        return read()
+        Resolver.withCurrent { $0.markingIntentionalCaptive(read) }
     }
 
     /// Returns what `read` reads from a throwing definition, marked as kept on purpose (see
     /// ``intentionallyCaptive(_:)-(()->T)``).
     public final func intentionallyCaptive<T, E: Error>(_ read: @autoclosure () throws(E) -> T) throws(E) -> T {
-        let resolver = Resolver.withCurrent { Unmanaged.passUnretained($0) }
-        let previous = resolver._withUnsafeGuaranteedRef { resolver in
-            defer { resolver.intentionalCaptiveFrame = resolver.frameCount }
-            return resolver.intentionalCaptiveFrame
+        var failure: E?
+        let result: T? = Resolver.withCurrent { resolver in
+            resolver.markingIntentionalCaptive { () -> T? in
+                do throws(E) {
+                    return try read()
+                } catch {
+                    failure = error
+                    return nil
+                }
+            }
         }
-        defer { resolver._withUnsafeGuaranteedRef { $0.intentionalCaptiveFrame = previous } }
-        return try read()
+        if let failure { throw failure }
+        return result.unsafelyUnwrapped
     }
 }

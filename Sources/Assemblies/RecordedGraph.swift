@@ -35,35 +35,30 @@ public struct RecordedGraph: Sendable {
     public let edges: [Edge]
 
     init(_ resolutions: [Resolution]) {
-        let reads = resolutions.sorted { $0.sequence < $1.sequence }
-        let bySequence = Dictionary(reads.map { ($0.sequence, $0) }, uniquingKeysWith: { first, _ in first })
-        /// The top-level read a read belongs to: instances outside stored scopes are only shared in it.
-        func root(of read: Resolution) -> UInt64 {
-            var read = read
-            while let parent = read.parentSequence, let found = bySequence[parent] { read = found }
-            return read.sequence
-        }
+        // Failed reads made no instance; the rest in the order they started, parents first.
+        let reads = resolutions.filter { $0.source != .failed }.sorted { $0.sequence < $1.sequence }
         enum Identity: Hashable {
-            case object(ObjectIdentifier, graph: UInt64)
-            case value(UInt64)
+            case object(ObjectIdentifier, DefinitionName, graph: UInt64)
             case definition(DefinitionName, [String], graph: UInt64)
         }
         var nodes: [Node] = []
         var numbers: [Identity: Int] = [:]
         var nodeOfRead: [UInt64: Int] = [:]
+        /// The top-level read each read belongs to: outside stored scopes, instances are only shared
+        /// within it.
+        var rootOfRead: [UInt64: UInt64] = [:]
         for read in reads {
+            let root = read.parentSequence.flatMap { rootOfRead[$0] } ?? read.sequence
+            rootOfRead[read.sequence] = root
             let isStored = read.scope.kind != .prototype && read.scope.kind != .objectGraph
-            let graph = isStored ? 0 : root(of: read)
-            let identity: Identity
-            if let instance = read.instance {
-                identity = .object(instance, graph: graph)
-            } else if read.source == .built && read.scope.kind == .prototype {
-                identity = .value(read.sequence)
-            } else {
-                identity = .definition(read.definition, read.arguments, graph: graph)
-            }
+            let graph = isStored ? 0 : root
+            let identity =
+                read.instance.map { Identity.object($0, read.definition, graph: graph) }
+                ?? .definition(read.definition, read.arguments, graph: graph)
+            // A body that ran made a new instance, even at the address of one that was freed.
+            let known = read.source == .built ? nil : numbers[identity]
             let number =
-                numbers[identity]
+                known
                 ?? {
                     let node = Node(
                         number: nodes.count + 1,
@@ -73,9 +68,9 @@ public struct RecordedGraph: Sendable {
                         arguments: read.arguments
                     )
                     nodes.append(node)
-                    numbers[identity] = node.number
                     return node.number
                 }()
+            numbers[identity] = number
             nodeOfRead[read.sequence] = number
         }
         var edges: [Edge] = []
@@ -137,7 +132,7 @@ public struct RecordedGraph: Sendable {
         var lines = ["flowchart TD"]
         for node in nodes {
             let style = Self.style(of: node.scope)
-            let label = node.label(lineBreak: "<br/>").replacingAll("\"", with: "#quot;")
+            let label = node.label(lineBreak: "\n").mermaidEscaped.replacingAll("\n", with: "<br/>")
             lines.append("  n\(node.number)\(style.mermaidOpen)\"\(label)\"\(style.mermaidClose)")
         }
         for edge in edges {
@@ -221,6 +216,22 @@ extension RecordedGraph.Node {
 }
 
 extension String {
+    /// The text with the characters Mermaid would read as markup written as its entity codes.
+    var mermaidEscaped: String {
+        var result = ""
+        for character in self {
+            switch character {
+            case "#": result += "#35;"
+            case "&": result += "#amp;"
+            case "<": result += "#lt;"
+            case ">": result += "#gt;"
+            case "\"": result += "#quot;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
     /// Every `target` replaced with `replacement` (without Foundation).
     func replacingAll(_ target: Character, with replacement: String) -> String {
         var result = ""

@@ -18,14 +18,18 @@ public struct Resolution: Sendable, CustomStringConvertible {
         case inFlight
         /// The instance of a singleton, weak singleton or resettable scope, built before.
         case stored
+        /// The definition's body threw: the read returned no instance.
+        case failed
 
-        /// `built`, `reused from the object graph`, `reused in flight` or `reused from the store`.
+        /// `built`, `reused from the object graph`, `reused in flight`, `reused from the store` or
+        /// `failed`.
         public var description: String {
             switch self {
             case .built: "built"
             case .objectGraph: "reused from the object graph"
             case .inFlight: "reused in flight"
             case .stored: "reused from the store"
+            case .failed: "failed"
             }
         }
     }
@@ -45,10 +49,10 @@ public struct Resolution: Sendable, CustomStringConvertible {
     public let parent: DefinitionName?
     /// Whether the body ran, or where the instance came from.
     public let source: Source
-    /// The object the read returned, for a class instance; nil for a value.
+    /// The object the read returned, for a class instance; nil for a value, or when the body threw.
     public let instance: ObjectIdentifier?
     /// How long the body ran, including the bodies of what it read, in nanoseconds; 0 when the read
-    /// reused an instance.
+    /// reused an instance. Hooks that run after the body returned don't count.
     public let nanoseconds: UInt64
     /// How long the body ran, leaving out the bodies of what it read, in nanoseconds.
     public let ownNanoseconds: UInt64
@@ -69,7 +73,7 @@ public struct Resolution: Sendable, CustomStringConvertible {
         var line = definition.description
         if !arguments.isEmpty { line += " (\(arguments.joined(separator: ", ")))" }
         line += " (\(scope)) \(source)"
-        if source == .built {
+        if source == .built || source == .failed && nanoseconds > 0 {
             line += " in \(Self.milliseconds(nanoseconds)) (own \(Self.milliseconds(ownNanoseconds)))"
         }
         return line
@@ -97,9 +101,10 @@ public struct Resolution: Sendable, CustomStringConvertible {
 /// ```
 ///
 /// It is called on the thread that made the read, as each read returns — so the reads a body made
-/// arrive before that body's own — and while the object graph is still open: keep it short, and
-/// don't read the family's definitions from it (such reads are not reported). No lock of the
-/// library is held.
+/// arrive before that body's own — and while the graph of a nested read is still being built: keep
+/// it short. Reads it makes of any family run in graphs of their own and are not reported. A read
+/// whose body throws is reported too, as ``Resolution/Source/failed``. No lock of the library is
+/// held.
 public protocol ResolutionObserver: Sendable {
     /// Called once for every read of a definition of the observed family.
     func didResolve(_ resolution: Resolution)

@@ -44,6 +44,12 @@ private final class CaptiveAssembly: Assembly, @unchecked Sendable {
     var singletonOfVisit: Cache { define(scope: .singleton) { Cache(audit: self.visitAudit) } }
     var intended: Cache { define(scope: .singleton) { Cache(audit: self.intentionallyCaptive(self.audit)) } }
     var intendedWrapper: Cache { define(scope: .singleton) { self.intentionallyCaptive(self.wrapper) } }
+    var hookedCache: Formatter {
+        define(scope: .singleton) { definition in
+            definition.afterWiring { _ in _ = self.audit }
+            return Formatter(audit: Audit())
+        }
+    }
 }
 
 /// Every captive dependency reported, in order.
@@ -143,6 +149,28 @@ private func reporting() -> (CaptiveAssembly, Captives) {
         let (app, captives) = reporting()
         _ = app.intendedWrapper
         #expect(captives.all.isEmpty, "the wrapper itself is intended; what it reads is its own")
+    }
+
+    @Test func aHookOfASingletonReadsForIt() {
+        let (app, captives) = reporting()
+        _ = app.hookedCache
+        #expect(captives.chains == ["CaptiveAssembly.hookedCache → CaptiveAssembly.audit"])
+    }
+
+    @Test func aReportThatReadsTheFamilyReadsInAGraphOfItsOwn() {
+        let app = CaptiveAssembly()
+        let reads = Guarded<[String]>([])
+        let audits = Guarded<[Audit]>([])
+        app.checkCaptiveDependencies(
+            .report { captive in
+                // Read while the cache is being built: in a graph of its own, checked by no one.
+                audits.withLock { $0.append(app.audit) }
+                reads.withLock { $0.append("\(captive.chain.map(\.member))") }
+            }
+        )
+        let cache = app.cache
+        #expect(reads.withLock { $0 } == ["[\"cache\", \"audit\"]"])
+        #expect(audits.withLock { $0 }.first !== cache.audit)
     }
 
     @Test func ignoreChecksNothing() {

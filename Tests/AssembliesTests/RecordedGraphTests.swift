@@ -45,6 +45,7 @@ private final class GraphAssembly: Assembly, @unchecked Sendable {
     var roastery: GraphRoastery { define(scope: .singleton) { GraphRoastery() } }
     var menu: GraphMenu { define { GraphMenu(items: [self.dish("tea"), self.dish("cake")]) } }
     func dish(_ name: String) -> String { define(scope: .prototype, arguments: name) { name.uppercased() } }
+    var generic: [String] { define(scope: .prototype) { ["#1 & <b>"] } }
 
     override func buildEagerSingletons() {
         _ = roastery
@@ -138,6 +139,16 @@ private final class SlowLaunchAssembly: Assembly, @unchecked Sendable {
         #expect(graph.nodes.map(\.arguments) == [[], ["\"tea\""], ["\"cake\""]])
         #expect(graph.mermaid.contains("n2[\"GraphAssembly.dish(_:)<br/>(#quot;tea#quot;)<br/>String · prototype\"]"))
         #expect(graph.dot.contains("n2 [label=\"GraphAssembly.dish(_:)\\n(\\\"tea\\\")\\nString · prototype\""))
+    }
+
+    @Test func mermaidEscapesMarkupInLabels() {
+        let app = GraphAssembly()
+        let graph = app.recordGraph { _ = app.generic }
+        #expect(
+            graph.mermaid.contains("n1[\"GraphAssembly.generic<br/>Array#lt;String#gt; · prototype\"]"),
+            "\(graph.mermaid)"
+        )
+        #expect(graph.dot.contains("label=\"GraphAssembly.generic\\nArray<String> · prototype\""), "\(graph.dot)")
     }
 
     @Test func recordsActivation() {

@@ -24,6 +24,7 @@ private final class SeenAssembly: Assembly, @unchecked Sendable {
     var barista: SeenBarista { define(scope: .prototype) { SeenBarista(logger: self.logger) } }
     var cafe: SeenCafe { define { SeenCafe(barista: self.barista, audit: self.audit) } }
     func label(_ number: Int) -> String { define(arguments: number) { "label \(number)" } }
+    var weakLogger: SeenLogger { define(scope: .weakSingleton) { SeenLogger() } }
     var other: SeenOtherAssembly { SeenOtherAssembly() }
     var crossing: SeenAudit { define { self.other.viaFirst } }
     var stopping: SeenAudit {
@@ -63,6 +64,20 @@ private final class SeenCycleAssembly: Assembly, @unchecked Sendable {
             pair.partner = self.first
             return pair
         }
+    }
+}
+
+/// An observer that reads an object-graph definition of the family it observes, for every read.
+private final class AuditReader: ResolutionObserver, @unchecked Sendable {
+    let app: SeenAssembly
+    let seen: Guarded<[SeenAudit]>
+    init(app: SeenAssembly, seen: Guarded<[SeenAudit]>) {
+        self.app = app
+        self.seen = seen
+    }
+    func didResolve(_ resolution: Resolution) {
+        let audit = app.audit
+        seen.withLock { $0.append(audit) }
     }
 }
 
@@ -199,14 +214,50 @@ private final class Collected: ResolutionObserver {
         #expect(collected.all.map(\.scope) == [.prototype, .prototype])
     }
 
-    @Test func aReadWhoseBodyThrowsIsNotReported() {
+    @Test func aReadWhoseBodyThrowsIsReportedAsFailed() {
         let app = SeenAssembly()
         let collected = Collected()
         app.observeResolutions(with: collected)
         #expect(throws: SeenError.self) { try app.failing }
         _ = app.audit
-        #expect(collected.all.map(\.definition.member) == ["audit"])
-        #expect(collected.all[0].depth == 0)
+        #expect(collected.all.map(\.definition.member) == ["failing", "audit"])
+        #expect(collected.all.map(\.source) == [.failed, .built])
+        #expect(collected.all[0].instance == nil)
+    }
+
+    @Test func aFailedTopLevelReadEndsItsTreeInTheLog() {
+        let app = SeenAssembly()
+        let lines = Guarded<[String]>([])
+        app.observeResolutions(with: ResolutionLog { text in lines.withLock { $0.append(text) } })
+        _ = try? app.failing
+        _ = app.audit
+        let logged = lines.withLock { $0 }
+        #expect(logged.count == 2)
+        #expect(
+            logged[0].hasSuffix(
+                "SeenAssembly.failing (objectGraph) failed in " + logged[0].split(separator: " failed in ")[1]
+            )
+        )
+        #expect(!logged[1].contains("failing"))
+    }
+
+    @Test func anObserverReadsInAGraphOfItsOwn() {
+        let app = SeenAssembly()
+        let seen = Guarded<[SeenAudit]>([])
+        app.observeResolutions(with: AuditReader(app: app, seen: seen))
+        let cafe = app.cafe
+        let audits = seen.withLock { $0 }
+        #expect(audits.count == 4)
+        #expect(!audits.contains { $0 === cafe.audit }, "the observer's reads never join the graph being built")
+    }
+
+    @Test func aReusedWeakSingletonComesFromTheStore() {
+        let app = SeenAssembly()
+        let collected = Collected()
+        let held = app.weakLogger
+        app.observeResolutions(with: collected)
+        #expect(app.weakLogger === held)
+        #expect(collected.all.map(\.source) == [.stored])
     }
 
     @Test func eachThreadReportsItsOwnReads() {

@@ -56,7 +56,23 @@ private final class LedgerAssembly: Assembly, @unchecked Sendable {
             return Clerk()
         }
     }
+    var protocolLedger: any LedgerProtocol {
+        define { definition in
+            let ledger = definition *~> ObjectLedger() as any LedgerProtocol
+            (ledger as! ObjectLedger).clerk = self.protocolClerk
+            return ledger
+        }
+    }
+    var protocolClerk: Clerk {
+        define(scope: .prototype) {
+            _ = self.protocolLedger
+            return Clerk()
+        }
+    }
 }
+
+private protocol LedgerProtocol: AnyObject {}
+extension ObjectLedger: LedgerProtocol {}
 
 @Suite struct ValueInCycleTests {
     @Test func theReaderGetsACopyAndAWarning() async {
@@ -96,6 +112,7 @@ private final class LedgerAssembly: Assembly, @unchecked Sendable {
     @Test func objectsInCyclesDoNotWarn() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             _ = LedgerAssembly().objectLedger
+            _ = LedgerAssembly().protocolLedger
         }
         #expect(!stderr(of: result).contains("warning"), "\(stderr(of: result))")
     }

@@ -8,15 +8,42 @@ extension Resolver {
     @usableFromInline
     @inline(never)
     func checkCaptive(_ key: UnsafePointer<DefinitionKey>, scope: Scope) {
-        guard intentionalCaptiveFrame != frameCount else { return }
-        // The nearest frame below that isn't a prototype keeps what this read returns.
-        var keeper = frameCount - 1
-        while keeper >= 0 && frames[keeper].scope == .prototype { keeper -= 1 }
-        guard keeper >= 0, frames[keeper].scope != .objectGraph, let family = activeFamily else { return }
-        guard let keeperScope = building.last(where: { $0.slot.builder?.frame == keeper })?.slot.scope else { return }
+        guard intentionalCaptiveFrame != frameCount, let family = activeFamily else { return }
+        let keeperScope: Scope
+        let chain: [DefinitionName]
+        if let last = building.last, let builder = last.slot.builder, builder.resolver == number,
+            builder.frame == frameCount
+        {
+            // A hook of a stored definition whose body has returned (its frame is gone): it keeps
+            // what its hooks read.
+            keeperScope = last.slot.scope
+            chain = [DefinitionName(last.slot.key), DefinitionName(key.pointee)]
+        } else {
+            // The nearest frame below that isn't a prototype keeps what this read returns.
+            var keeper = frameCount - 1
+            while keeper >= 0 && frames[keeper].scope == .prototype { keeper -= 1 }
+            guard keeper >= 0, frames[keeper].scope != .objectGraph,
+                let scope = building.last(where: { $0.slot.builder?.frame == keeper })?.slot.scope
+            else { return }
+            keeperScope = scope
+            chain = (keeper..<frameCount).map { DefinitionName(frames[$0].key.pointee) } + [DefinitionName(key.pointee)]
+        }
         if scope.kind == .resettable && keeperScope == scope { return }
-        let chain = (keeper..<frameCount).map { DefinitionName(frames[$0].key.pointee) } + [DefinitionName(key.pointee)]
-        family.report(CaptiveDependency(chain: chain, keeperScope: keeperScope, keptScope: scope))
+        let captive = CaptiveDependency(chain: chain, keeperScope: keeperScope, keptScope: scope)
+        // In a graph of its own: a `.report` handler that reads definitions doesn't join this graph,
+        // nor find captive dependencies in it again.
+        inGraphOfItsOwn { family.report(captive) }
+    }
+}
+
+extension Resolver {
+    /// Runs `read` with the read it makes at this frame count marked as intended (see
+    /// ``Assembly/intentionallyCaptive(_:)-(()->T)``), then restores the mark it replaced.
+    func markingIntentionalCaptive<Result>(_ read: () -> Result) -> Result {
+        let previous = intentionalCaptiveFrame
+        intentionalCaptiveFrame = frameCount
+        defer { intentionalCaptiveFrame = previous }
+        return read()
     }
 }
 

@@ -93,18 +93,15 @@ extension Resolver {
             pending.removeAll()
             settle(items)
         }
-        activeFamilyID = 0
-        activeFamily = nil
-        if activeContext != nil {
+        if activeFamilyID & Self.interceptedGraph != 0 {
+            // Only an intercepted graph has an override context, its singletons or an observation.
             activeContext = nil
-        }
-        activeStore = nil
-        if activeContextSingletons != nil {
             activeContextSingletons = nil
-        }
-        if activeObservation != nil {
             activeObservation = nil
         }
+        activeFamilyID = 0
+        activeFamily = nil
+        activeStore = nil
         if !argumentEntries.isEmpty {
             for entry in argumentEntries {
                 keys.dropArguments(at: Int(entry.index))
@@ -197,10 +194,12 @@ extension Resolver {
 
     @usableFromInline
     func reusedValue(_ source: Int, for key: UnsafePointer<DefinitionKey>) -> Any {
-        if source & 1 == 0 {
+        let value = values[Int(source & 1 == 1 ? entries[source >> 1].value : frames[source >> 1].value)]
+        if source & 1 == 0 && Assemblies.identity(of: value) == nil {
+            // In flight, and not an object (an existential of a protocol may hold one): a copy.
             warnValueHandedOut(chain(from: source >> 1, to: key.pointee), type: key.pointee.type)
         }
-        return values[Int(source & 1 == 1 ? entries[source >> 1].value : frames[source >> 1].value)]
+        return value
     }
 
     /// Warns, once per chain and family, that a value registered with `*~>` was read back while its
@@ -243,6 +242,9 @@ extension Resolver {
     /// ``reusedObject(_:)``). Stops with a precise message when the read can't be served.
     @usableFromInline
     func enter(_ key: UnsafePointer<DefinitionKey>, hash: UInt, scope: Scope.Kind) -> Int {
+        if isWatchingCaptives && scope == .objectGraph {
+            checkCaptive(key, scope: .objectGraph)
+        }
         let found = entry(for: key, hash: hash, scope: scope)
         let entry = entries + found
         if entry.pointee.state == .building && entry.pointee.frame < 0 {

@@ -35,7 +35,7 @@ extension Resolver {
         }
         let context = isInGraph ? activeContext : OverrideContext.innermost(for: family)
         var observation = isInGraph ? activeObservation : family.observation
-        if isReporting || observation?.reports(on: thread) == false {
+        if thread.isReporting || observation?.reports(on: thread) == false {
             observation = nil
         }
         if let override = context?.override(for: key.pointee) {
@@ -76,12 +76,12 @@ extension Resolver {
         let store = isInGraph ? activeStore.unsafelyUnwrapped : context?.singletons() ?? family.singletons
         let source = source(of: key, scope: scope, in: store)
         let parent = beginReport(key)
-        var nanoseconds: UInt64?
+        var time = BodyTime()
         let result: T
         do {
             if isInGraph {
                 result = try resolveInGraph(key, scope: scope, in: family) { (definition) throws(E) in
-                    try Self.timing(&nanoseconds) { () throws(E) in try body(definition) }
+                    try timing(&time) { () throws(E) in try body(definition) }
                 }
             } else {
                 result = try resolveInNewGraph(
@@ -92,21 +92,14 @@ extension Resolver {
                     overriddenBy: context,
                     observedBy: observation
                 ) { (definition) throws(E) in
-                    try Self.timing(&nanoseconds) { () throws(E) in try body(definition) }
+                    try timing(&time) { () throws(E) in try body(definition) }
                 }
             }
         } catch {
-            traceFrames.removeLast()
+            endReport(nil as T?, scope: scope, parent: parent, source: .failed, time: time, to: observation)
             throw error
         }
-        endReport(
-            result,
-            scope: scope,
-            parent: parent,
-            source: nanoseconds.map { _ in .built } ?? source,
-            nanoseconds: nanoseconds ?? 0,
-            to: observation
-        )
+        endReport(result, scope: scope, parent: parent, source: time.ran ? .built : source, time: time, to: observation)
         return result
     }
 
@@ -150,29 +143,41 @@ extension Resolver {
         return parent
     }
 
-    /// Runs `body`, and sets `nanoseconds` to the time it took.
-    static func timing<Result, E: Error>(
-        _ nanoseconds: inout UInt64?,
-        _ body: () throws(E) -> Result
-    ) throws(E) -> Result {
+    /// How long a body ran, and how long the bodies it read ran, both when it returned: hooks and
+    /// `afterAllInjections` steps that run later, while the read is still reported, don't count.
+    struct BodyTime {
+        var ran = false
+        var nanoseconds: UInt64 = 0
+        var childNanoseconds: UInt64 = 0
+    }
+
+    /// Runs `body`, the body of the read on top of ``traceFrames``, and records its time in `time`.
+    func timing<Result, E: Error>(_ time: inout BodyTime, _ body: () throws(E) -> Result) throws(E) -> Result {
         let start = Self.nanoseconds()
-        defer { nanoseconds = Self.nanoseconds() &- start }
+        defer {
+            time = BodyTime(
+                ran: true,
+                nanoseconds: Self.nanoseconds() &- start,
+                childNanoseconds: traceFrames[traceFrames.count - 1].childNanoseconds
+            )
+        }
         return try body()
     }
 
-    /// Ends reporting the read on top of ``traceFrames``, which returned `result`: delivers it to
-    /// `observation`.
+    /// Ends reporting the read on top of ``traceFrames``, which returned `result` (nil when its body
+    /// threw): delivers it to `observation`, in a graph of its own (see ``inGraphOfItsOwn(_:)``), so
+    /// that reads the observer makes never join the graph being built. They are not reported.
     func endReport<T>(
-        _ result: T,
+        _ result: T?,
         scope: Scope,
         parent: TraceFrame?,
         source: Resolution.Source,
-        nanoseconds: UInt64,
+        time: BodyTime,
         to observation: Observation
     ) {
         let frame = traceFrames.removeLast()
         if !traceFrames.isEmpty {
-            traceFrames[traceFrames.count - 1].childNanoseconds &+= nanoseconds
+            traceFrames[traceFrames.count - 1].childNanoseconds &+= time.nanoseconds
         }
         let key = frame.key.key
         let resolution = Resolution(
@@ -183,17 +188,18 @@ extension Resolver {
             depth: traceFrames.count,
             parent: parent.map { DefinitionName($0.key.key) },
             source: source,
-            instance: isReference(T.self) ? ObjectIdentifier(unsafeBitCast(result, to: AnyObject.self)) : nil,
-            nanoseconds: nanoseconds,
-            ownNanoseconds: nanoseconds &- min(nanoseconds, frame.childNanoseconds),
+            instance: result.flatMap { Assemblies.identity(of: $0) },
+            nanoseconds: time.nanoseconds,
+            ownNanoseconds: time.nanoseconds &- min(time.nanoseconds, time.childNanoseconds),
             threadNumber: thread.number,
             threadName: thread.name,
             sequence: frame.sequence,
             parentSequence: parent?.sequence
         )
-        isReporting = true
-        defer { isReporting = false }
-        observation.deliver(resolution, on: thread)
+        let wasReporting = thread.isReporting
+        thread.isReporting = true
+        defer { thread.isReporting = wasReporting }
+        inGraphOfItsOwn { observation.deliver(resolution, on: thread) }
     }
 
     /// Where a read of `key` that doesn't build it gets its instance, looked up before it runs.

@@ -98,7 +98,9 @@ extension Resolver {
 
     /// Resolves an object-graph definition. The two common cases are inlined into the caller: the
     /// instance is already in this graph, or a definition this thread has read before is read for
-    /// the first time in this graph. Everything else goes through ``enter(_:hash:scope:)``.
+    /// the first time in this graph. Everything else — including every read while a stored
+    /// definition of a family that checks captive dependencies is being built — goes through
+    /// ``enter(_:hash:scope:)``.
     @inlinable
     @inline(__always)
     func resolveShared<T, E: Error>(
@@ -116,7 +118,7 @@ extension Resolver {
     func enterShared(_ key: UnsafePointer<DefinitionKey>, scope: Scope.Kind) -> Int {
         let hash = key.pointee.hashBits
         let (found, _) = keys.find(key, hash: hash)
-        if found >= 0 && !entries[found].isSpecial && scope == .objectGraph {
+        if found >= 0 && !entries[found].isSpecial && scope == .objectGraph && !isWatchingCaptives {
             let entry = entries + found
             if entry.pointee.generation == generation {
                 if entry.pointee.state == .done {

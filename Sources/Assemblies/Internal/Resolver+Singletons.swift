@@ -77,7 +77,7 @@ extension Resolver {
     func claimStored(_ keyPointer: UnsafePointer<DefinitionKey>, scope: Scope) -> (AnyObject?, SingletonSlot?) {
         let key = keyPointer.pointee
         if key.isExplicit { checkExplicitKeyWithoutEntry(keyPointer, scope: scope.kind) }
-        if watchedStoredFrames != 0 && scope.kind == .resettable { checkCaptive(keyPointer, scope: scope) }
+        if isWatchingCaptives && scope.kind == .resettable { checkCaptive(keyPointer, scope: scope) }
         var waited = false
         let claim = activeStore.unsafelyUnwrapped.claim(key, scope: scope, for: claimant(for: key), waited: &waited)
         if waited { takeInbox() }
@@ -110,7 +110,11 @@ extension Resolver {
     @usableFromInline
     func startBuilding(_ slot: SingletonSlot, _ key: UnsafePointer<DefinitionKey>, scope: Scope) -> Int {
         let step = push(key, entry: -1, scope: scope.kind)
+        #if DEBUG
         let isWatched = activeFamily?.checksCaptives ?? false
+        #else
+        let isWatched = false
+        #endif
         if isWatched { watchedStoredFrames += 1 }
         building.append((slot, activeStore.unsafelyUnwrapped, isWatched))
         return step
@@ -157,7 +161,7 @@ extension Resolver {
         if isBeingWired && builder.frame < owner.lowestHandedOut {
             owner.lowestHandedOut = builder.frame
         }
-        if isBeingWired && object is AnyValueBox {
+        if isBeingWired && object is AnyValueBox && Assemblies.identity(of: unboxed(object)) == nil {
             warnValueHandedOut(owner.threadChain(from: builder.frame, through: self) + [key], type: key.type)
         }
         // Otherwise its body has returned (a hook reads it): it is finished, nothing to wait for.

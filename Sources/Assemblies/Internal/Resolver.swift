@@ -68,8 +68,6 @@ final class Resolver {
     @usableFromInline @exclusivity(unchecked) var activeObservation: Observation?
     /// The reads being reported on this resolver, innermost last (see ``report(_:scope:to:source:_:body:)``).
     @exclusivity(unchecked) var traceFrames: [TraceFrame] = []
-    /// Set while a read is delivered to an observer: reads the observer makes are not reported.
-    @exclusivity(unchecked) var isReporting = false
     /// That family, unretained: the assembly whose read opened the graph keeps it alive until the
     /// graph closes.
     @usableFromInline @exclusivity(unchecked) unowned(unsafe) var activeFamily: Family?
@@ -219,8 +217,21 @@ final class Resolver {
     /// The slots this resolver's frames are building, innermost last.
     @exclusivity(unchecked) var building: [(slot: SingletonSlot, store: SingletonStore, isWatched: Bool)] = []
     /// How many of them belong to a family that checks captive dependencies: while there is one,
-    /// each object-graph read is checked (see ``checkCaptive(_:scope:)``).
+    /// each object-graph read leaves the inlined path for ``enter(_:hash:scope:)``, which checks it
+    /// (see ``checkCaptive(_:scope:)``).
     @usableFromInline @exclusivity(unchecked) var watchedStoredFrames = 0
+
+    /// Whether a stored definition of a family that checks captive dependencies is being built. In
+    /// a release build of the library nothing is checked: this is false, and costs no instruction.
+    @inlinable
+    @inline(__always)
+    var isWatchingCaptives: Bool {
+        #if DEBUG
+        watchedStoredFrames != 0
+        #else
+        false
+        #endif
+    }
     /// The frame count at which ``Assembly/intentionallyCaptive(_:)`` marked a read, or -1.
     @exclusivity(unchecked) var intentionalCaptiveFrame = -1
     /// The lowest frame whose instance was handed out while still being wired (a back-reference in
@@ -511,9 +522,6 @@ enum Reading {
         on resolver: Resolver,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
-        if resolver.watchedStoredFrames != 0 {
-            resolver.checkCaptive(key, scope: .objectGraph)
-        }
         let step = resolver.enterShared(key, scope: scope)
         if step < 0 {
             return resolver.reused(~step, as: T.self, for: key)

@@ -25,6 +25,9 @@ final class ResolverThread: @unchecked Sendable {
     var mayHaveForeignDependencies = false
     /// The number of the last read reported on this thread (see ``Resolution``).
     var resolutionSequence: UInt64 = 0
+    /// Set while a read is delivered to an observer: the reads the observer makes, on any resolver
+    /// of the thread, are not reported.
+    var isReporting = false
 
     // MARK: Registry fields
 

@@ -55,7 +55,7 @@ final class SingletonStore: @unchecked Sendable {
 
     /// Whether `key` has a published instance, for a ``Resolution``'s source; checks nothing else.
     func hasPublished(_ key: DefinitionKey) -> Bool {
-        lock.withLock { slots[key].map { $0.state == .published && $0.object != nil } ?? false }
+        lock.withLock { slots[key].map { $0.state == .published && $0.publishedObject != nil } ?? false }
     }
 
     /// Decides what a read of `key` in `scope` gets, waiting while another thread builds it.
