@@ -13,7 +13,8 @@ extension Assembly {
     /// A family with no observer (and no recording in progress) pays nothing for this on its read
     /// paths: a read checks the one word that overrides already need. While one is set, every read
     /// of the family leaves the fast paths and is timed. A graph keeps reporting to the observer it
-    /// opened with until its top-level read returns.
+    /// opened with until its top-level read returns — except, once the family has no observer,
+    /// recording or override left, reads of singletons its thread has cached.
     public final func observeResolutions(with observer: some ResolutionObserver) {
         family.changeObservation(observer: .some(observer))
     }

@@ -35,18 +35,18 @@ public struct Resolution: Sendable, CustomStringConvertible {
     }
 
     /// The definition that was read.
-    public let definition: DefinitionName
+    public var definition: DefinitionName { DefinitionName(key.key) }
     /// The scope it was read in (an override's scope, when a task overrides it).
     public let scope: Scope
     /// The name of the type the definition returns: `Cafe`.
-    public let type: String
+    public var type: String { String(describing: key.key.type) }
     /// The values of its arguments, as Swift writes them (`"Lancelot"`), for a method that takes
     /// some; else empty.
-    public let arguments: [String]
+    public var arguments: [String] { key.key.arguments?.values.map { String(reflecting: $0.base) } ?? [] }
     /// How many reads of the same graph it is nested in: 0 for a top-level read.
     public let depth: Int
     /// The definition whose body made this read, or nil for a top-level read.
-    public let parent: DefinitionName?
+    public var parent: DefinitionName? { parentKey.map { DefinitionName($0.key) } }
     /// Whether the body ran, or where the instance came from.
     public let source: Source
     /// The object the read returned, for a class instance; nil for a value, or when the body threw.
@@ -60,6 +60,12 @@ public struct Resolution: Sendable, CustomStringConvertible {
     /// its name (empty when it has none).
     public let threadNumber: Int
     public let threadName: String
+
+    /// The definition read, and its parent's: the names and argument texts above are made from them
+    /// only when asked for, so that an observer that looks at little costs little. They keep the
+    /// argument values alive for as long as the resolution is kept.
+    let key: StoredKey
+    let parentKey: StoredKey?
 
     /// The read's number among the reads of its thread, in the order they started: to rebuild the
     /// tree of a top-level read, whose reads arrive innermost first.

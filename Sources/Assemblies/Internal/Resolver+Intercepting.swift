@@ -74,7 +74,7 @@ extension Resolver {
             return try readUnobserved(key, scope: scope, in: family, context: context, isInGraph: isInGraph, body)
         }
         let store = isInGraph ? activeStore.unsafelyUnwrapped : context?.singletons() ?? family.singletons
-        let source = source(of: key, scope: scope, in: store)
+        let source = source(of: key, scope: scope, in: store, of: family)
         let parent = beginReport(key)
         var time = BodyTime()
         let result: T
@@ -179,20 +179,17 @@ extension Resolver {
         if !traceFrames.isEmpty {
             traceFrames[traceFrames.count - 1].childNanoseconds &+= time.nanoseconds
         }
-        let key = frame.key.key
         let resolution = Resolution(
-            definition: DefinitionName(key),
             scope: scope,
-            type: String(describing: T.self),
-            arguments: key.arguments?.values.map { String(reflecting: $0.base) } ?? [],
             depth: traceFrames.count,
-            parent: parent.map { DefinitionName($0.key.key) },
             source: source,
             instance: result.flatMap { Assemblies.identity(of: $0) },
             nanoseconds: time.nanoseconds,
             ownNanoseconds: time.nanoseconds &- min(time.nanoseconds, time.childNanoseconds),
             threadNumber: thread.number,
             threadName: thread.name,
+            key: frame.key,
+            parentKey: parent?.key,
             sequence: frame.sequence,
             parentSequence: parent?.sequence
         )
@@ -203,7 +200,12 @@ extension Resolver {
     }
 
     /// Where a read of `key` that doesn't build it gets its instance, looked up before it runs.
-    func source(of key: UnsafePointer<DefinitionKey>, scope: Scope, in store: SingletonStore) -> Resolution.Source {
+    func source(
+        of key: UnsafePointer<DefinitionKey>,
+        scope: Scope,
+        in store: SingletonStore,
+        of family: Family
+    ) -> Resolution.Source {
         switch scope.kind {
         case .prototype:
             // A prototype is only reused by a back-reference to it from a direct dependency.
@@ -213,6 +215,9 @@ extension Resolver {
             let isDone = found >= 0 && entries[found].generation == generation && entries[found].state == .done
             return isDone && activeFamilyID != 0 ? .objectGraph : .inFlight
         case .singleton, .weakSingleton, .resettable:
+            if scope.kind == .singleton && store === family.singletons && cachedSingleton(key, in: family) != nil {
+                return .stored  // from this thread's caches, without the store's lock
+            }
             return store.hasPublished(key.pointee) ? .stored : .inFlight
         }
     }
