@@ -96,10 +96,22 @@ extension Resolver {
                 }
             }
         } catch {
-            endReport(nil as T?, scope: scope, parent: parent, source: .failed, time: time, to: observation)
+            endReport(instance: nil, scope: scope, parent: parent, source: .failed, time: time, to: observation)
             throw error
         }
-        endReport(result, scope: scope, parent: parent, source: time.ran ? .built : source, time: time, to: observation)
+        // A class instance's identity without a dynamic cast, which would cost this unspecialized
+        // path more than the rest of the report; a value's (or an existential's) with one.
+        let instance =
+            isReference(T.self)
+            ? ObjectIdentifier(unsafeBitCast(result, to: AnyObject.self)) : Assemblies.identity(of: result)
+        endReport(
+            instance: instance,
+            scope: scope,
+            parent: parent,
+            source: time.ran ? .built : source,
+            time: time,
+            to: observation
+        )
         return result
     }
 
@@ -164,11 +176,12 @@ extension Resolver {
         return try body()
     }
 
-    /// Ends reporting the read on top of ``traceFrames``, which returned `result` (nil when its body
-    /// threw): delivers it to `observation`, in a graph of its own (see ``inGraphOfItsOwn(_:)``), so
-    /// that reads the observer makes never join the graph being built. They are not reported.
-    func endReport<T>(
-        _ result: T?,
+    /// Ends reporting the read on top of ``traceFrames``, which returned `instance` (nil for a value,
+    /// or when its body threw): delivers it to `observation`, in a graph of its own (see
+    /// ``inGraphOfItsOwn(_:)``), so that reads the observer makes never join the graph being built.
+    /// They are not reported.
+    func endReport(
+        instance: ObjectIdentifier?,
         scope: Scope,
         parent: TraceFrame?,
         source: Resolution.Source,
@@ -183,7 +196,7 @@ extension Resolver {
             scope: scope,
             depth: traceFrames.count,
             source: source,
-            instance: result.flatMap { Assemblies.identity(of: $0) },
+            instance: instance,
             nanoseconds: time.nanoseconds,
             ownNanoseconds: time.nanoseconds &- min(time.nanoseconds, time.childNanoseconds),
             threadNumber: thread.number,
