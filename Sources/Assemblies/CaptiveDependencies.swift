@@ -25,7 +25,7 @@ public enum CaptiveDependencies: Sendable {
     /// Stops the program with the message.
     case stop
     /// Calls `report` for each one found, on the thread that read it, while the graph is being
-    /// built and with no lock of the library held.
+    /// built and with no lock of the library held. Reads it makes run in graphs of their own.
     case report(@Sendable (CaptiveDependency) -> Void)
 
     /// What a family does until ``Assembly/checkCaptiveDependencies(_:)`` says otherwise: `.warn`.

@@ -124,7 +124,7 @@ public struct RecordedGraph: Sendable {
     ///   n1(["AppAssembly.cafe<br/>Cafe · objectGraph"])
     ///   n2[["AppAssembly.logger<br/>Logger · singleton"]]
     ///   n1 --> n2
-    ///   classDef objectGraph fill:#d9ead3
+    ///   classDef objectGraph fill:#d9ead3,stroke:#555555
     ///   class n1 objectGraph
     ///   ...
     /// ```

@@ -1,7 +1,7 @@
 /// One read of a definition, as a ``ResolutionObserver`` sees it once the read has returned.
 ///
 /// ```
-/// AppAssembly.cafe (singleton) built in 1.20 ms (own 0.31 ms), depth 0, thread 1 ("main")
+/// AppAssembly.cafe (singleton) built in 1.20 ms (own 0.31 ms)
 /// ```
 ///
 /// The times are those of the definition's body, so a read that reused an instance took none; a
