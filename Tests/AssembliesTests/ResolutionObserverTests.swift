@@ -1,6 +1,12 @@
 import Assemblies
 import Testing
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
 // Resolution events: one per read, with the definition, scope, depth, parent, source and times.
 
 private final class SeenLogger {}
@@ -25,6 +31,18 @@ private final class SeenAssembly: Assembly, @unchecked Sendable {
     var cafe: SeenCafe { define { SeenCafe(barista: self.barista, audit: self.audit) } }
     func label(_ number: Int) -> String { define(arguments: number) { "label \(number)" } }
     var weakLogger: SeenLogger { define(scope: .weakSingleton) { SeenLogger() } }
+    var slowlyHooked: SeenAudit {
+        define { definition in
+            definition.afterWiring { _ in _ = self.slowBody }
+            return SeenAudit()
+        }
+    }
+    var slowBody: SeenLogger {
+        define(scope: .prototype) {
+            usleep(20_000)
+            return SeenLogger()
+        }
+    }
     var other: SeenOtherAssembly { SeenOtherAssembly() }
     var crossing: SeenAudit { define { self.other.viaFirst } }
     var stopping: SeenAudit {
@@ -249,6 +267,18 @@ private final class Collected: ResolutionObserver {
         let audits = seen.withLock { $0 }
         #expect(audits.count == 4)
         #expect(!audits.contains { $0 === cafe.audit }, "the observer's reads never join the graph being built")
+    }
+
+    @Test func aBodysTimeLeavesOutItsHooks() {
+        let app = SeenAssembly()
+        let collected = Collected()
+        app.observeResolutions(with: collected)
+        _ = app.slowlyHooked
+        let reads = collected.all
+        #expect(reads.map(\.definition.member) == ["slowBody", "slowlyHooked"])
+        #expect(reads[0].nanoseconds >= 20_000_000)
+        #expect(reads[1].nanoseconds < 20_000_000, "the hook ran after the body returned")
+        #expect(reads[0].parent?.member == "slowlyHooked", "but its reads are still the definition's")
     }
 
     @Test func aReusedWeakSingletonComesFromTheStore() {
