@@ -101,8 +101,7 @@ public struct RecordedGraph: Sendable {
         var lines = ["digraph Assemblies {", "  node [style=filled, fontname=\"Helvetica\"];"]
         for node in nodes {
             let style = Self.style(of: node.scope)
-            let label = node.label(lineBreak: "\n").replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
-                .replacingAll("\n", with: "\\n")
+            let label = node.label.escaping(["\\": "\\\\", "\"": "\\\"", "\n": "\\n"])
             lines.append(
                 "  n\(node.number) [label=\"\(label)\", shape=\(style.dotShape), fillcolor=\"\(style.colour)\"];"
             )
@@ -132,27 +131,27 @@ public struct RecordedGraph: Sendable {
         var lines = ["flowchart TD"]
         for node in nodes {
             let style = Self.style(of: node.scope)
-            let label = node.label(lineBreak: "\n").mermaidEscaped.replacingAll("\n", with: "<br/>")
+            // Characters Mermaid would read as markup, as its entity codes.
+            let label = node.label.escaping([
+                "#": "#35;", "&": "#amp;", "<": "#lt;", ">": "#gt;", "\"": "#quot;", "\n": "<br/>",
+            ])
             lines.append("  n\(node.number)\(style.mermaidOpen)\"\(label)\"\(style.mermaidClose)")
         }
         for edge in edges {
             lines.append("  n\(edge.from) \(edge.isInFlight ? "-. in flight .->" : "-->") n\(edge.to)")
         }
-        var classes: [(name: String, members: [Int])] = []
+        var classes: [(style: Style, members: [Int])] = []
         for node in nodes {
-            let name = Self.style(of: node.scope).className
-            if let index = classes.firstIndex(where: { $0.name == name }) {
+            let style = Self.style(of: node.scope)
+            if let index = classes.firstIndex(where: { $0.style.className == style.className }) {
                 classes[index].members.append(node.number)
             } else {
-                classes.append((name, [node.number]))
+                classes.append((style, [node.number]))
             }
         }
-        for (name, members) in classes {
-            let colour = nodes.first { Self.style(of: $0.scope).className == name }.map {
-                Self.style(of: $0.scope).colour
-            }
-            lines.append("  classDef \(name) fill:\(colour ?? "#ffffff"),stroke:#555555")
-            lines.append("  class \(members.map { "n\($0)" }.joined(separator: ",")) \(name)")
+        for (style, members) in classes {
+            lines.append("  classDef \(style.className) fill:\(style.colour),stroke:#555555")
+            lines.append("  class \(members.map { "n\($0)" }.joined(separator: ",")) \(style.className)")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -208,35 +207,20 @@ public struct RecordedGraph: Sendable {
 
 extension RecordedGraph.Node {
     /// `AppAssembly.cafe`, the arguments, then `Cafe · objectGraph`, on lines of their own.
-    func label(lineBreak: String) -> String {
+    var label: String {
         var label = definition.description
-        if !arguments.isEmpty { label += lineBreak + "(\(arguments.joined(separator: ", ")))" }
-        return label + lineBreak + "\(type) · \(scope)"
+        if !arguments.isEmpty { label += "\n(\(arguments.joined(separator: ", ")))" }
+        return label + "\n\(type) · \(scope)"
     }
 }
 
 extension String {
-    /// The text with the characters Mermaid would read as markup written as its entity codes.
-    var mermaidEscaped: String {
+    /// The text with each character that `replacements` names written as its replacement, in one
+    /// pass (without Foundation).
+    func escaping(_ replacements: [Character: String]) -> String {
         var result = ""
         for character in self {
-            switch character {
-            case "#": result += "#35;"
-            case "&": result += "#amp;"
-            case "<": result += "#lt;"
-            case ">": result += "#gt;"
-            case "\"": result += "#quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
-
-    /// Every `target` replaced with `replacement` (without Foundation).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        for character in self {
-            if character == target { result += replacement } else { result.append(character) }
+            if let replacement = replacements[character] { result += replacement } else { result.append(character) }
         }
         return result
     }

@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// A ``ResolutionObserver`` that writes each top-level read as an indented tree of the reads it
 /// made, once it has returned.
 ///
@@ -49,9 +39,7 @@ public struct ResolutionLog: ResolutionObserver {
             return tree
         }
         guard let tree else { return }
-        let thread =
-            resolution.threadName.isEmpty
-            ? "thread \(resolution.threadNumber)" : "thread \(resolution.threadNumber) (\"\(resolution.threadName)\")"
+        let thread = ResolverThread.describe(number: resolution.threadNumber, name: resolution.threadName)
         var lines = ["Assemblies: \(thread)"]
         for read in tree.sorted(by: { $0.sequence < $1.sequence }) {
             lines.append(String(repeating: "  ", count: read.depth + 1) + read.description)
@@ -61,7 +49,6 @@ public struct ResolutionLog: ResolutionObserver {
 
     /// Writes `lines` and a line break to standard error in one call.
     public static func writeToStandardError(_ lines: String) {
-        let text = lines + "\n"
-        _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        Assemblies.writeToStandardError(lines + "\n")
     }
 }

@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 // Reads that leave the fast paths because their family is intercepted: a task may override it, a
 // key path is being captured, or its reads are observed (see `Family.interceptCount`).
 
@@ -71,7 +61,16 @@ extension Resolver {
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
         guard let observation else {
-            return try readUnobserved(key, scope: scope, in: family, context: context, isInGraph: isInGraph, body)
+            return try read(
+                key,
+                scope: scope,
+                in: family,
+                isInGraph: isInGraph,
+                keepingSingletonsIn: context?.singletons() ?? family.singletons,
+                overriddenBy: context,
+                observedBy: nil,
+                body
+            )
         }
         let store = isInGraph ? activeStore.unsafelyUnwrapped : context?.singletons() ?? family.singletons
         let source = source(of: key, scope: scope, in: store, of: family)
@@ -79,21 +78,16 @@ extension Resolver {
         var time = BodyTime()
         let result: T
         do {
-            if isInGraph {
-                result = try resolveInGraph(key, scope: scope, in: family) { (definition) throws(E) in
-                    try timing(&time) { () throws(E) in try body(definition) }
-                }
-            } else {
-                result = try resolveInNewGraph(
-                    key,
-                    scope: scope,
-                    in: family,
-                    keepingSingletonsIn: store,
-                    overriddenBy: context,
-                    observedBy: observation
-                ) { (definition) throws(E) in
-                    try timing(&time) { () throws(E) in try body(definition) }
-                }
+            result = try read(
+                key,
+                scope: scope,
+                in: family,
+                isInGraph: isInGraph,
+                keepingSingletonsIn: store,
+                overriddenBy: context,
+                observedBy: observation
+            ) { (definition) throws(E) in
+                try timing(&time) { () throws(E) in try body(definition) }
             }
         } catch {
             endReport(instance: nil, scope: scope, parent: parent, source: .failed, time: time, to: observation)
@@ -115,12 +109,16 @@ extension Resolver {
         return result
     }
 
-    func readUnobserved<T, E: Error>(
+    /// Reads `key` in the graph open on this resolver, or else in a new graph that keeps singletons
+    /// in `store` (made only then), overridden by `context` and observed by `observation`.
+    func read<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
         scope: Scope,
         in family: Family,
-        context: OverrideContext?,
         isInGraph: Bool,
+        keepingSingletonsIn store: @autoclosure () -> SingletonStore,
+        overriddenBy context: OverrideContext?,
+        observedBy observation: Observation?,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
         if isInGraph {
@@ -130,9 +128,9 @@ extension Resolver {
             key,
             scope: scope,
             in: family,
-            keepingSingletonsIn: context?.singletons() ?? family.singletons,
+            keepingSingletonsIn: store(),
             overriddenBy: context,
-            observedBy: nil,
+            observedBy: observation,
             body
         )
     }
@@ -165,11 +163,11 @@ extension Resolver {
 
     /// Runs `body`, the body of the read on top of ``traceFrames``, and records its time in `time`.
     func timing<Result, E: Error>(_ time: inout BodyTime, _ body: () throws(E) -> Result) throws(E) -> Result {
-        let start = Self.nanoseconds()
+        let start = Clock.nanoseconds()
         defer {
             time = BodyTime(
                 ran: true,
-                nanoseconds: Self.nanoseconds() &- start,
+                nanoseconds: Clock.nanoseconds() &- start,
                 childNanoseconds: traceFrames[traceFrames.count - 1].childNanoseconds
             )
         }
@@ -233,12 +231,5 @@ extension Resolver {
             }
             return store.hasPublished(key.pointee) ? .stored : .inFlight
         }
-    }
-
-    /// Nanoseconds on a monotonic clock.
-    static func nanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }

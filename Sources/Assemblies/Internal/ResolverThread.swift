@@ -64,9 +64,14 @@ final class ResolverThread: @unchecked Sendable {
         stack = StackLimit.ofCurrentThread()
     }
 
+    /// `thread 3 ("worker")`, or `thread 3` for a thread without a name.
+    static func describe(number: Int, name: String) -> String {
+        name.isEmpty ? "thread \(number)" : "thread \(number) (\"\(name)\")"
+    }
+
     /// `thread 3 ("worker")`, for messages.
     var description: String {
-        name.isEmpty ? "thread \(number)" : "thread \(number) (\"\(name)\")"
+        Self.describe(number: number, name: name)
     }
 }
 

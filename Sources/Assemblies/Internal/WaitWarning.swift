@@ -24,18 +24,26 @@ enum WaitWarning {
     /// order of events.
     static let recheckInterval = 0.01
 
-    /// Writes `message` to standard error in one call, so that two threads' warnings don't interleave.
+    /// Writes `message` to standard error as one warning line.
     static func print(_ message: String) {
-        let line = "Assemblies: warning: \(message)\n"
-        _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        writeToStandardError("Assemblies: warning: \(message)\n")
     }
 }
 
-/// Seconds on a monotonic clock, for timeouts.
+/// Writes `text` to standard error in one call, so that two threads' lines don't interleave.
+func writeToStandardError(_ text: String) {
+    _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+}
+
+/// A monotonic clock: seconds for timeouts, nanoseconds for the times of bodies.
 enum Clock {
     static func seconds() -> Double {
+        Double(nanoseconds()) / 1e9
+    }
+
+    static func nanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }
