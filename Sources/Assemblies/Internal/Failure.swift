@@ -315,6 +315,20 @@ enum Failure {
     }
 
     @usableFromInline
+    static func asyncSingletonCycle(_ chain: [DefinitionKey], held: [DefinitionKey]) -> Never {
+        let waited = chain[chain.count - 1].description
+        stop(
+            """
+            two tasks wait for each other's singletons: this task reads \(describe(chain)), and \
+            \(waited) is being built by another task (or thread), which reads \(describe(held)) and waits \
+            for a singleton this task is building. In one task this cycle would close through the \
+            instances registered with `definition *~>`; two tasks building it at once would wait for \
+            each other for ever. To fix this, build one of these singletons before the other: read it \
+            first, or build it eagerly with `await activate()`.
+            """
+        )
+    }
+
     static func definitionUsedOutsideItsBody() -> Never {
         stop(
             """

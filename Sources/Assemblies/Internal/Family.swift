@@ -22,6 +22,9 @@ final class Family: Sendable {
     @usableFromInline let id: UInt64
     /// A copy of the global ``resolverKey``, read on every resolution without the lazy-global check.
     @usableFromInline let resolverKey = Assemblies.resolverKey
+    /// A copy of the global ``openAsyncGraphs`` (the same word), read by synchronous top-level reads
+    /// without the lazy-global check.
+    @usableFromInline let openAsyncGraphs = Assemblies.openAsyncGraphs
     /// How many override contexts of this family exist in any task, plus key paths being
     /// captured, plus one while it has an ``Observation``. While it is zero, no read looks for a
     /// task's overrides or reports itself: a read checks this one word first.

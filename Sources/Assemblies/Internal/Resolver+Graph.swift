@@ -27,6 +27,27 @@ extension Resolver {
         observedBy observation: Observation?,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
+        beginGraph(of: family, keepingSingletonsIn: store, overriddenBy: context, observedBy: observation)
+        let result: T
+        do {
+            result = try resolveInGraph(key, scope: scope, in: family, body)
+        } catch {
+            abandonGraph()
+            throw error
+        }
+        finishGraph()
+        return result
+    }
+
+    /// Opens a graph of `family` on this resolver (see ``resolveInNewGraph(_:scope:in:keepingSingletonsIn:overriddenBy:observedBy:_:)``).
+    @inlinable
+    @inline(__always)
+    func beginGraph(
+        of family: Family,
+        keepingSingletonsIn store: SingletonStore,
+        overriddenBy context: OverrideContext?,
+        observedBy observation: Observation?
+    ) {
         activeFamilyID = family.id
         activeFamily = family
         activeStore = store
@@ -40,15 +61,6 @@ extension Resolver {
             activeFamilyID |= Self.interceptedGraph
             activeObservation = observation
         }
-        let result: T
-        do {
-            result = try resolveInGraph(key, scope: scope, in: family, body)
-        } catch {
-            abandonGraph()
-            throw error
-        }
-        finishGraph()
-        return result
     }
 
     /// Runs the deferred steps (which may read more definitions into the graph and queue more
@@ -559,7 +571,9 @@ extension Resolver {
     @usableFromInline
     func resolver(at address: UnsafeMutableRawPointer, numbered number: UInt64, frame: Int, serial: UInt64) -> Resolver
     {
-        guard let owner = resolver(numbered: number), Unmanaged.passUnretained(owner).toOpaque() == address,
+        // A definition of an async body is used from the task, whose graphs are not the thread's.
+        guard let owner = resolver(numbered: number) ?? AsyncGraph.resolver(numbered: number),
+            Unmanaged.passUnretained(owner).toOpaque() == address,
             frame < owner.frameCount, owner.frames[frame].serial == serial
         else { Failure.definitionUsedOutsideItsBody() }
         return owner

@@ -61,6 +61,12 @@ extension Resolver {
         in family: Family,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
+        if !family.openAsyncGraphs.isZero && !isTask, let graph = AsyncGraph.ofCurrentTask() {
+            // A synchronous read in an async body (or below it): it joins the task's graph.
+            return try graph.installed { (resolver) throws(E) in
+                try Reading.resolve(key, scope: scope, in: family, on: resolver, body)
+            }
+        }
         if activeFamilyID != 0 || isClosing || family.isIntercepted {
             if family.isIntercepted || activeFamilyID == family.id | Self.interceptedGraph {
                 return try resolveIntercepted(key, scope: scope, in: family, body)

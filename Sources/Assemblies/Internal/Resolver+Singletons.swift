@@ -95,6 +95,41 @@ extension Resolver {
         case .build(let slot):
             if key.isMethodWithParameters { Failure.singletonMethodWithParameters(key, scope: scope) }
             return (nil, slot)
+        case .busy:
+            preconditionFailure("Assemblies: a thread's claim came back busy")
+        }
+    }
+
+    /// What a task's read of a stored definition does next (see ``AsyncReading``).
+    enum TaskClaim {
+        /// Hand back this instance: published, or built by this task.
+        case instance(AnyObject)
+        /// Build it in this slot.
+        case build(SingletonSlot)
+        /// Another thread or task builds it: wait for the slot to change, then claim again.
+        case wait(SingletonSlot, SingletonStore)
+    }
+
+    /// The instance a task's read of a stored definition gets, the slot it builds the instance in,
+    /// or the slot it must wait for — without waiting.
+    func claimStoredForTask(_ keyPointer: UnsafePointer<DefinitionKey>, scope: Scope) -> TaskClaim {
+        let key = keyPointer.pointee
+        if key.isExplicit { checkExplicitKeyWithoutEntry(keyPointer, scope: scope.kind) }
+        if isWatchingCaptives && scope.kind == .resettable { checkCaptive(keyPointer, scope: scope) }
+        if thread.mayHaveForeignDependencies { takeInbox() }
+        let store = activeStore.unsafelyUnwrapped
+        switch store.claimWithoutWaiting(key, scope: scope, for: claimant(for: key)) {
+        case .instance(let object):
+            return .instance(object)
+        case .inFlight(let object, let builder):
+            return .instance(inFlight(object, builtBy: builder, key))
+        case .build(let slot):
+            if key.isMethodWithParameters { Failure.singletonMethodWithParameters(key, scope: scope) }
+            return .build(slot)
+        case .busy(let slot):
+            return .wait(slot, store)
+        case .taken, .initializerCycle:
+            preconditionFailure("Assemblies: a task's claim took another thread's instance")
         }
     }
 

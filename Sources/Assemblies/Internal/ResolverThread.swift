@@ -16,6 +16,9 @@ final class ResolverThread: @unchecked Sendable {
     let name: String
     /// Where resolution stops with a message before the stack overflows.
     let stack: StackLimit
+    /// Whether this stands for a task rather than a thread: the graphs that one task's `await`
+    /// reads open (see ``AsyncGraph``), on whichever threads it runs.
+    let isTask: Bool
 
     /// The families whose eager singletons this thread is building (see ``Family/activate(_:)``).
     var activatingFamilies: [UInt64] = []
@@ -62,6 +65,20 @@ final class ResolverThread: @unchecked Sendable {
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         self.name = name
         stack = StackLimit.ofCurrentThread()
+        isTask = false
+    }
+
+    /// The identity of a task's async graphs. A task has no stack of its own to check: its `await`
+    /// reads keep their frames on the heap, and the synchronous reads it makes run on the stack of
+    /// whichever thread it is on at the time.
+    init(task: Void) {
+        number = Self.lastNumber.withLock { last in
+            last += 1
+            return last
+        }
+        name = ""
+        stack = StackLimit(limit: 0, span: .max, lowest: 0)
+        isTask = true
     }
 
     /// `thread 3 ("worker")`, or `thread 3` for a thread without a name.
@@ -69,9 +86,9 @@ final class ResolverThread: @unchecked Sendable {
         name.isEmpty ? "thread \(number)" : "thread \(number) (\"\(name)\")"
     }
 
-    /// `thread 3 ("worker")`, for messages.
+    /// `thread 3 ("worker")`, or `task 4`, for messages.
     var description: String {
-        Self.describe(number: number, name: name)
+        isTask ? "task \(number)" : Self.describe(number: number, name: name)
     }
 }
 

@@ -36,8 +36,10 @@ final class SingletonSlot: @unchecked Sendable {
     /// While building: the definitions from the building thread's outermost read to this one, for
     /// the message of a thread that waits for it too long.
     var chain: [StoredKey] = []
-    /// Threads waiting for it.
+    /// Threads waiting for it, and tasks (see ``ResolverThread/isTask``).
     var waitingThreads: [ResolverThread] = []
+    /// Tasks waiting for it, suspended: resumed when it is published, given up or changes hands.
+    var taskWaiters: [SingletonStore.TaskWaiter] = []
     /// Whether ``Assembly/reset(_:)`` dropped it while it was being built: once finished, it is
     /// disposed of instead of published.
     var isDropped = false

@@ -34,6 +34,31 @@ final class SingletonStore: @unchecked Sendable {
         /// Another thread builds it, waits for this one, and has not registered an instance yet:
         /// a cycle through initializers across threads. `chain` is the building thread's.
         case initializerCycle(chain: [StoredKey])
+        /// Another thread or task builds it, or holds it back: a task waits for it with
+        /// ``wait(for:by:cancellable:)`` (see ``claimWithoutWaiting(_:scope:for:)``).
+        case busy(SingletonSlot)
+    }
+
+    /// How a task's wait for a slot ended.
+    enum WaitOutcome: @unchecked Sendable {
+        // @unchecked: the keys are immutable copies, only read to describe the chain.
+        /// The slot was published, given up, or changed hands: claim it again.
+        case changed
+        /// The waiting task was cancelled.
+        case cancelled
+        /// Its owner waits, directly or not, for the waiting task: `chain` is the owner's.
+        case cycle(chain: [StoredKey])
+    }
+
+    /// A task waiting for a slot: resumed, outside the lock, when the slot changes.
+    final class TaskWaiter: @unchecked Sendable {
+        // @unchecked: `continuation` is only touched under the store's lock.
+        let thread: ResolverThread
+        var continuation: UnsafeContinuation<WaitOutcome, Never>?
+
+        init(thread: ResolverThread) {
+            self.thread = thread
+        }
     }
 
     /// The thread and the frame that would build a slot claimed for building.
@@ -126,6 +151,103 @@ final class SingletonStore: @unchecked Sendable {
         }
     }
 
+    /// Decides what a task's read of `key` in `scope` gets, without waiting: ``Claim/busy(_:)`` when
+    /// another thread or task builds it or holds it back.
+    func claimWithoutWaiting(_ key: DefinitionKey, scope: Scope, for claimant: Claimant) -> Claim {
+        lock.withLock {
+            guard let slot = slots[key] else {
+                let slot = SingletonSlot(key: key, scope: scope)
+                startBuilding(slot, for: claimant)
+                slots[slot.key] = slot
+                return .build(slot)
+            }
+            check(key, readingAs: scope, in: slot)
+            switch slot.state {
+            case .published:
+                if let object = slot.publishedObject { return .instance(object) }
+                startBuilding(slot, for: claimant)
+                return .build(slot)
+            case .pending where slot.owner === claimant.thread:
+                return .instance(slot.object.unsafelyUnwrapped)
+            case .building where slot.owner === claimant.thread:
+                return .inFlight(slot.inFlight, builder: slot.builder.unsafelyUnwrapped)
+            case .building, .pending:
+                return .busy(slot)
+            }
+        }
+    }
+
+    /// Suspends the task of `thread` until `slot` is published, given up or changes hands — or,
+    /// when `cancellable`, until the task is cancelled. No thread waits meanwhile: the slot keeps
+    /// the task's continuation, and whoever changes the slot resumes it.
+    func wait(for slot: SingletonSlot, by thread: ResolverThread, cancellable: Bool) async -> WaitOutcome {
+        let waiter = TaskWaiter(thread: thread)
+        let outcome: WaitOutcome
+        if cancellable {
+            outcome = await withTaskCancellationHandler {
+                await withUnsafeContinuation { self.suspend(waiter, on: slot, cancellable: true, $0) }
+            } onCancel: {
+                self.cancel(waiter, on: slot)
+            }
+        } else {
+            outcome = await withUnsafeContinuation { self.suspend(waiter, on: slot, cancellable: false, $0) }
+        }
+        lock.withLock {
+            if let index = slot.waitingThreads.firstIndex(where: { $0 === thread }) {
+                slot.waitingThreads.remove(at: index)
+            }
+        }
+        WaitRegistry.endWait(thread)
+        return outcome
+    }
+
+    /// Registers `waiter` on `slot` unless the slot has changed since it was claimed, the task is
+    /// cancelled, or waiting would close a cycle of waits: then resumes it at once.
+    private func suspend(
+        _ waiter: TaskWaiter,
+        on slot: SingletonSlot,
+        cancellable: Bool,
+        _ continuation: UnsafeContinuation<WaitOutcome, Never>
+    ) {
+        let isCancelled = cancellable && Task.isCancelled
+        let outcome: WaitOutcome? = lock.withLock {
+            guard slots[slot.key] === slot, slot.state != .published, let owner = slot.owner,
+                owner !== waiter.thread
+            else { return .changed }
+            if isCancelled { return .cancelled }
+            guard WaitRegistry.beginWait(waiter.thread, for: slot, ownedBy: owner) else {
+                return .cycle(chain: slot.chain)
+            }
+            slot.waitingThreads.append(waiter.thread)
+            waiter.continuation = continuation
+            slot.taskWaiters.append(waiter)
+            return nil
+        }
+        // Resumed outside the lock: a cancellation handler may take it while holding the task's.
+        if let outcome { continuation.resume(returning: outcome) }
+    }
+
+    /// Resumes `waiter` as cancelled, unless the slot has resumed it already.
+    private func cancel(_ waiter: TaskWaiter, on slot: SingletonSlot) {
+        let continuation: UnsafeContinuation<WaitOutcome, Never>? = lock.withLock {
+            slot.taskWaiters.removeAll { $0 === waiter }
+            defer { waiter.continuation = nil }
+            return waiter.continuation
+        }
+        continuation?.resume(returning: .cancelled)
+    }
+
+    /// Takes the tasks waiting for `slot`, to resume once the lock is let go. Lock held.
+    private func takeTaskWaiters(of slot: SingletonSlot) -> [UnsafeContinuation<WaitOutcome, Never>] {
+        guard !slot.taskWaiters.isEmpty else { return [] }
+        let waiters = slot.taskWaiters
+        slot.taskWaiters.removeAll()
+        return waiters.compactMap { waiter in
+            defer { waiter.continuation = nil }
+            return waiter.continuation
+        }
+    }
+
     /// Stops when `key` reads `slot` as another type (an explicit key) or in another scope: the
     /// slot's instance would be read as something it isn't, or cached for a lifetime it hasn't.
     private func check(_ key: DefinitionKey, readingAs scope: Scope, in slot: SingletonSlot) {
@@ -180,22 +302,22 @@ final class SingletonStore: @unchecked Sendable {
     /// Makes a finished slot wait for `dependency`, a frame still being wired; only that frame's
     /// thread may take it meanwhile.
     func hold(_ slot: SingletonSlot, object: AnyObject, until dependency: FrameReference) {
-        let released: AnyObject? = lock.withLock {
+        let (released, waiters) = lock.withLock { () -> (AnyObject?, [UnsafeContinuation<WaitOutcome, Never>]) in
             let inFlight = slot.inFlight
             slot.inFlight = nil
             slot.state = .pending
             slot.object = object
             slot.dependency = dependency
-            if slot.owner !== dependency.thread {
-                slot.owner = dependency.thread
-                if !slot.waitingThreads.isEmpty {
-                    WaitRegistry.slotChanged(slot, owner: dependency.thread)
-                    changed.broadcast()
-                }
+            guard slot.owner !== dependency.thread else { return (inFlight, []) }
+            slot.owner = dependency.thread
+            if !slot.waitingThreads.isEmpty {
+                WaitRegistry.slotChanged(slot, owner: dependency.thread)
+                changed.broadcast()
             }
-            return inFlight
+            return (inFlight, takeTaskWaiters(of: slot))
         }
         _ = released
+        for waiter in waiters { waiter.resume(returning: .changed) }
     }
 
     /// Publishes a finished slot: from now on every thread reads `object`. Returns the slot's
@@ -220,7 +342,7 @@ final class SingletonStore: @unchecked Sendable {
             }
             return (nil, leftovers)
         }
-        _ = leftovers
+        for waiter in leftovers.0.taskWaiters { waiter.resume(returning: .changed) }
         return dropped
     }
 
@@ -234,16 +356,19 @@ final class SingletonStore: @unchecked Sendable {
             if slots[slot.key] === slot { slots[slot.key] = nil }
             return leftovers
         }
-        _ = leftovers  // released here, outside the lock: a deinit may read the family
+        // Released here, outside the lock: a deinit may read the family.
+        for waiter in leftovers.0.taskWaiters { waiter.resume(returning: .changed) }
     }
 
     /// What a slot held while it was built, moved out so that it is released after the lock.
-    private typealias EndedBuild = (inFlight: AnyObject?, chain: [StoredKey])
+    private typealias EndedBuild = (
+        inFlight: AnyObject?, chain: [StoredKey], taskWaiters: [UnsafeContinuation<WaitOutcome, Never>]
+    )
 
     /// Ends the build of `slot`, published or given up: no thread owns, holds or builds it any more,
     /// and the threads waiting for it look again. Lock held.
     private func endBuilding(_ slot: SingletonSlot) -> EndedBuild {
-        let ended = (slot.inFlight, slot.chain)
+        let ended = (slot.inFlight, slot.chain, takeTaskWaiters(of: slot))
         slot.inFlight = nil
         slot.chain = []
         slot.owner = nil

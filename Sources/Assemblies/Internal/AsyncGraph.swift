@@ -1,0 +1,115 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
+/// The object graph of a top-level `await` read: one graph for the read's whole duration, across
+/// every suspension point and whichever threads the task resumes on.
+///
+/// A synchronous graph lives in its thread's ``Resolver``, found through a pthread key. A task
+/// moves between threads at each `await`, and other tasks run on those threads meanwhile, so an
+/// async graph has a resolver of its own, which belongs to the task instead of a thread:
+///
+/// - The graph is carried in the task-local ``current``, so every `await` read of the task finds it
+///   after any suspension.
+/// - The graph's resolver does the work of a thread's resolver — frames, entries, hooks, singleton
+///   slots — and its ``ResolverThread`` stands for the task (``ResolverThread/isTask``), so that
+///   "built by this thread" means "built by this task".
+/// - Its state is only ever touched by the owning task, which runs on one thread at a time; each
+///   resumption happens after the suspension before it, so no lock is needed.
+/// - Synchronous work on the graph — entering and leaving a definition, a synchronous member read
+///   in an async body, hooks — runs with the graph's resolver installed as the thread's current
+///   one (``installed(_:)``), so synchronous reads join the graph through the usual fast paths.
+///   Nothing can suspend while it is installed, so it never stays behind on a thread.
+///
+/// Child tasks inherit task-locals, but they run concurrently with their parent, so they never join
+/// its graph: a graph answers only to the task that opened it (``owner``). A child task's reads are
+/// top-level reads of its own, which share the family's singletons and nothing else.
+@usableFromInline
+final class AsyncGraph: @unchecked Sendable {
+    // @unchecked: `resolver` is only touched by the owning task (see above); the rest never changes.
+
+    /// The innermost graph that the current task, or the task it inherited its locals from, opened.
+    @TaskLocal static var current: AsyncGraph?
+
+    let family: Family
+    @usableFromInline let resolver: Resolver
+    /// The graph of another family that the task had open when it opened this one, if any.
+    let outer: AsyncGraph?
+    /// The task that opened the graph. Holding it keeps the task's object alive, so no other task
+    /// can ever compare equal to it.
+    private let owner: UnsafeCurrentTask
+
+    private init(family: Family, outer: AsyncGraph?, owner: UnsafeCurrentTask) {
+        self.family = family
+        self.outer = outer
+        self.owner = owner
+        resolver = Resolver(thread: outer?.resolver.thread ?? ResolverThread(task: ()))
+        resolver.outer = outer?.resolver
+    }
+
+    /// The innermost graph the current task opened, if any.
+    @usableFromInline
+    static func ofCurrentTask() -> AsyncGraph? {
+        guard let graph = current else { return nil }
+        return withUnsafeCurrentTask { task in task.map { $0 == graph.owner } ?? false } ? graph : nil
+    }
+
+    /// Opens a graph of `family` for the current task, which keeps singletons in `store` and is
+    /// overridden by `context`; nil outside a task.
+    static func open(
+        _ family: Family,
+        keepingSingletonsIn store: SingletonStore,
+        overriddenBy context: OverrideContext?,
+        observedBy observation: Observation?
+    ) -> AsyncGraph {
+        guard let task = withUnsafeCurrentTask(body: { $0 }) else {
+            preconditionFailure("Assemblies: an async read outside a task")
+        }
+        let graph = AsyncGraph(family: family, outer: ofCurrentTask(), owner: task)
+        graph.installed { resolver in
+            resolver.beginGraph(of: family, keepingSingletonsIn: store, overriddenBy: context, observedBy: observation)
+        }
+        openAsyncGraphs.increment()
+        return graph
+    }
+
+    /// Runs the `afterAllInjections` steps, then ends the graph.
+    func finish() {
+        installed { $0.finishGraph() }
+        openAsyncGraphs.decrement()
+    }
+
+    /// Ends a graph whose top-level read threw.
+    func abandon() {
+        installed { $0.abandonGraph() }
+        openAsyncGraphs.decrement()
+    }
+
+    /// Runs `body` with the graph's resolver as this thread's current one, then puts back the
+    /// thread's own. `body` can't suspend, so the graph never stays installed on a thread that runs
+    /// another task.
+    @inlinable
+    func installed<Result, E: Error>(_ body: (Resolver) throws(E) -> Result) throws(E) -> Result {
+        let previous = pthread_getspecific(resolverKey)
+        pthread_setspecific(resolverKey, Unmanaged.passUnretained(resolver).toOpaque())
+        defer { pthread_setspecific(resolverKey, previous) }
+        return try body(resolver)
+    }
+
+    /// The resolver numbered `number` among the graphs the current task has open (and the spares
+    /// they opened), for a ``Definition`` used in an async body.
+    static func resolver(numbered number: UInt64) -> Resolver? {
+        ofCurrentTask()?.resolver.chain.first { $0.number == number }
+    }
+}
+
+/// How many async graphs are open in the process. While none is, a synchronous top-level read
+/// doesn't look for one (see ``Resolver/readTopLevel(_:scope:in:_:)``).
+@usableFromInline
+let openAsyncGraphs = AtomicCount()
