@@ -45,7 +45,7 @@ private final class Partner: @unchecked Sendable {
     init(log: Log) { self.log = log }
 }
 
-private final class AsyncAssembly: Assembly, @unchecked Sendable {
+private class AsyncAssembly: Assembly, @unchecked Sendable {
     let counter = Counter()
 
     var log: Log { define { Log() } }
@@ -161,5 +161,369 @@ struct AsyncDefinitionTests {
         #expect(first !== second)
         let a = await app.connection(to: "a")
         #expect(a.url == "a")
+    }
+}
+
+// MARK: Hooks, throwing, cancellation, scopes
+
+private enum ConnectionRefused: Error { case refused }
+
+private final class HookedAssembly: Assembly, @unchecked Sendable {
+    let events = Guarded<[String]>([])
+    let failures = Guarded(0)
+    let gate = Gate()
+    let counter = Counter()
+
+    var log: Log { define(scope: .singleton) { Log() } }
+
+    var service: Service {
+        get async {
+            await define { definition in
+                definition.afterWiring { _ in self.events.withLock { $0.append("service wired") } }
+                definition.afterAllInjections { _ in self.events.withLock { $0.append("service step") } }
+                let repository = await self.repository
+                self.events.withLock { $0.append("service body") }
+                return Service(repository: repository, log: self.log)
+            }
+        }
+    }
+
+    var repository: Repository {
+        get async {
+            await define { definition in
+                definition.afterAllInjections { _ in self.events.withLock { $0.append("repository step") } }
+                await Task.yield()
+                return Repository(connection: Connection(url: "r"), log: self.log)
+            }
+        }
+    }
+
+    /// Throws while `failures` is positive, counting down.
+    var flaky: Connection {
+        get async throws(ConnectionRefused) {
+            try await define(scope: .singleton) { () async throws(ConnectionRefused) -> Connection in
+                counter.tick("flaky")
+                await Task.yield()
+                let fails = failures.withLock { count in
+                    defer { count -= 1 }
+                    return count > 0
+                }
+                if fails { throw .refused }
+                return Connection(url: "flaky")
+            }
+        }
+    }
+
+    /// Waits at `gate` before it finishes; its body may throw anything.
+    var slow: Connection {
+        get async throws {
+            try await define(scope: .singleton) { () async throws -> Connection in
+                counter.tick("slow")
+                await gate.wait()
+                return Connection(url: "slow")
+            }
+        }
+    }
+
+    /// Like `slow`, but its body throws nothing: a reader can't be given a `CancellationError`.
+    var slowNonThrowing: Connection {
+        get async {
+            await define(withKey: "slowNonThrowing", scope: .singleton) {
+                counter.tick("slowNonThrowing")
+                await gate.wait()
+                return Connection(url: "slow")
+            }
+        }
+    }
+
+    var weakConnection: Connection {
+        get async {
+            await define(scope: .weakSingleton) {
+                counter.tick("weak")
+                return await Connection.open("weak")
+            }
+        }
+    }
+
+    var sessionConnection: Connection {
+        get async { await define(scope: .session) { await Connection.open("session") } }
+    }
+}
+
+extension Scope {
+    fileprivate static let session = Scope.resettable("async-session")
+}
+
+@Suite("Async definitions: hooks, errors, cancellation, scopes")
+struct AsyncDefinitionLifecycleTests {
+    @Test func hooksRunWhenTheBodyReturnsAndStepsWhenTheGraphCompletes() async {
+        let app = HookedAssembly()
+        _ = await app.service
+        #expect(
+            app.events.withLock { $0 } == [
+                "service body", "service wired", "repository step", "service step",
+            ]
+        )
+    }
+
+    @Test func aSingletonWhoseBodyThrewIsBuiltAgainByTheNextReader() async throws {
+        let app = HookedAssembly()
+        app.failures.withLock { $0 = 1 }
+        await #expect(throws: ConnectionRefused.refused) { try await app.flaky }
+        let connection = try await app.flaky
+        #expect(connection.url == "flaky")
+        #expect(app.counter["flaky"] == 2)
+        #expect(try await app.flaky === connection)
+    }
+
+    @Test func waitingTasksRetryAfterAFailedBuild() async {
+        let app = HookedAssembly()
+        app.failures.withLock { $0 = 1 }
+        let results = await withTaskGroup(of: Connection?.self) { group in
+            for _ in 0..<100 { group.addTask { try? await app.flaky } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let built = results.compactMap { $0 }
+        #expect(built.count == 99)
+        #expect(Set(built.map(ObjectIdentifier.init)).count == 1)
+        #expect(app.counter["flaky"] == 2)
+    }
+
+    @Test func aCancelledReaderStopsWaitingAndTheBuildGoesOn() async throws {
+        let app = HookedAssembly()
+        let builder = Task { try await app.slow }
+        while app.counter["slow"] == 0 { await Task.yield() }
+        let reader = Task { try await app.slow }
+        try await Task.sleep(nanoseconds: 10_000_000)
+        reader.cancel()
+        await #expect(throws: CancellationError.self) { try await reader.value }
+        app.gate.open()
+        let built = try await builder.value
+        #expect(try await app.slow === built)
+        #expect(app.counter["slow"] == 1)
+    }
+
+    @Test func aReaderThatCantThrowCancellationWaitsForTheInstance() async throws {
+        let app = HookedAssembly()
+        let builder = Task { await app.slowNonThrowing }
+        while app.counter["slowNonThrowing"] == 0 { await Task.yield() }
+        let reader = Task { await app.slowNonThrowing }
+        try await Task.sleep(nanoseconds: 10_000_000)
+        reader.cancel()
+        try await Task.sleep(nanoseconds: 10_000_000)
+        app.gate.open()
+        #expect(await reader.value === builder.value)
+        #expect(app.counter["slowNonThrowing"] == 1)
+    }
+
+    @Test func weakAndResettableScopes() async {
+        let app = HookedAssembly()
+        var weak: Connection? = await app.weakConnection
+        #expect(await app.weakConnection === weak)
+        #expect(app.counter["weak"] == 1)
+        weak = nil
+        _ = await app.weakConnection
+        #expect(app.counter["weak"] == 2)
+        let session = await app.sessionConnection
+        #expect(await app.sessionConnection === session)
+        app.reset(.session)
+        #expect(await app.sessionConnection !== session)
+    }
+}
+
+// MARK: Cycles, isolation, child tasks, overrides, observation
+
+private final class Station: @unchecked Sendable {
+    var other: Station?
+    let name: String
+    init(name: String) { self.name = name }
+}
+
+private final class CycleAssembly: Assembly, @unchecked Sendable {
+    var north: Station {
+        get async {
+            await define(scope: .singleton) { definition in
+                let station = definition *~> Station(name: "north")
+                await Task.yield()
+                station.other = await self.south
+                return station
+            }
+        }
+    }
+
+    var south: Station {
+        get async {
+            await define(scope: .singleton) { definition in
+                let station = definition *~> Station(name: "south")
+                await Task.yield()
+                station.other = await self.north
+                return station
+            }
+        }
+    }
+}
+
+private final class ConcurrentCycleAssembly: Assembly, @unchecked Sendable {
+    let bothStarted = Gate()
+    let started = Guarded(0)
+
+    var north: Station {
+        get async {
+            await define(scope: .singleton) { definition in
+                let station = definition *~> Station(name: "north")
+                await self.arrive()
+                station.other = await self.south
+                return station
+            }
+        }
+    }
+
+    var south: Station {
+        get async {
+            await define(scope: .singleton) { definition in
+                let station = definition *~> Station(name: "south")
+                await self.arrive()
+                station.other = await self.north
+                return station
+            }
+        }
+    }
+
+    func arrive() async {
+        if started.withLock({ count in
+            count += 1
+            return count
+        }) == 2 {
+            bothStarted.open()
+        }
+        await bothStarted.wait()
+    }
+}
+
+@MainActor
+private final class ViewModel {
+    let service: Service
+    init(service: Service) { self.service = service }
+}
+
+private final class ScreenAssembly: Assembly, @unchecked Sendable {
+    var app: AsyncAssembly { collaborator() }
+    let counter = Counter()
+
+    @MainActor
+    var viewModel: ViewModel {
+        get async {
+            await define(scope: .singleton) {
+                MainActor.assertIsolated()
+                counter.tick("viewModel")
+                let service = await self.app.service
+                MainActor.assertIsolated()
+                return ViewModel(service: service)
+            }
+        }
+    }
+
+    /// Reads `log` in the body and in two child tasks.
+    var logs: (Log, Log, Log) {
+        get async {
+            await define { () async -> (Log, Log, Log) in
+                async let first = self.childLog()
+                async let second = self.childLog()
+                return (self.app.log, await first, await second)
+            }
+        }
+    }
+
+    func childLog() async -> Log { app.log }
+}
+
+private final class FastAsyncAssembly: AsyncAssembly, @unchecked Sendable {
+    // An override of an async member may define it synchronously. (It keeps `get async`: with Swift
+    // 6.3, a synchronous getter that overrides an async one crashes when called in a debug build.)
+    override var connection: Connection { get async { define { Connection(url: "memory") } } }
+}
+
+private final class RecordingObserver: ResolutionObserver, @unchecked Sendable {
+    let lines = Guarded<[String]>([])
+    func didResolve(_ resolution: Resolution) {
+        let line = String(repeating: "  ", count: resolution.depth) + resolution.definition.description
+        lines.withLock { $0.append(line) }
+    }
+}
+
+@Suite("Async definitions: cycles, isolation, child tasks, overrides")
+struct AsyncDefinitionCycleTests {
+    @Test func singletonsCloseACycleInOneTask() async {
+        let app = CycleAssembly()
+        let north = await app.north
+        #expect(north.other?.other === north)
+        #expect(await app.south === north.other)
+    }
+
+    @Test func twoTasksBuildingSingletonsThatWaitForEachOtherStop() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let app = ConcurrentCycleAssembly()
+            async let north = app.north
+            async let south = app.south
+            _ = await (north, south)
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("two tasks wait for each other's singletons"))
+        #expect(message.contains("ConcurrentCycleAssembly.north"))
+        #expect(message.contains("ConcurrentCycleAssembly.south"))
+    }
+
+    @MainActor
+    @Test func aMainActorDefinitionBuildsOnTheMainActor() async {
+        let screens = ScreenAssembly()
+        let viewModel = await screens.viewModel
+        #expect(await screens.viewModel === viewModel)
+        #expect(screens.counter["viewModel"] == 1)
+        #expect(viewModel.service.partner?.service === viewModel.service)
+    }
+
+    @Test func childTasksReadInGraphsOfTheirOwn() async {
+        let screens = ScreenAssembly()
+        let (own, first, second) = await screens.logs
+        #expect(own !== first)
+        #expect(own !== second)
+        #expect(first !== second)
+    }
+
+    @Test func aSubstituteAssemblyOverridesAnAsyncMemberWithASynchronousOne() async {
+        let app = AsyncAssembly()
+        let overrides = Overrides(of: app)
+        overrides.replace(AsyncAssembly.self, with: FastAsyncAssembly.self)
+        await overrides.apply {
+            let repository = await app.collaborator(AsyncAssembly.self).repository
+            #expect(repository.connection.url == "memory")
+        }
+        #expect(await app.repository.connection.url == "postgres://localhost/app")
+    }
+
+    @Test func overridesKeepTheirOwnAsyncSingletons() async {
+        let app = AsyncAssembly()
+        let shared = await app.sharedConnection
+        let overrides = Overrides(of: app)
+        overrides.replace(\.log) { Log() }
+        let overridden = await overrides.apply(whenUnused: .ignore) { await app.sharedConnection }
+        #expect(overridden !== shared)
+        #expect(await app.sharedConnection === shared)
+    }
+
+    @Test func asyncReadsAreReportedWithTheSynchronousReadsTheyMake() async {
+        let app = AsyncAssembly()
+        let observer = RecordingObserver()
+        app.observeResolutions(with: observer)
+        _ = await app.repository
+        app.stopObservingResolutions()
+        #expect(
+            observer.lines.withLock { $0 }
+                == [
+                    "    AsyncAssembly.connection",
+                    "    AsyncAssembly.log",
+                    "  AsyncAssembly.repository",
+                ].map { String($0.dropFirst(2)) }
+        )
     }
 }
