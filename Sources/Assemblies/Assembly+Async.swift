@@ -70,7 +70,8 @@ extension Assembly {
     ///   - isolation: The actor the body runs on; the caller's by default. Leave the default.
     ///   - body: Builds and wires the instance, and returns it; it may `await`.
     /// - Returns: The instance for this read.
-    /// - Throws: What `body` throws; see ``define(withKey:scope:function:file:line:isolation:_:)-(_,_,_,_,_,_,(Definition<T>)->T)``.
+    /// - Throws: What `body` throws; a `CancellationError` when the body's error type admits one and
+    ///   the task is cancelled while it waits for another task to build the singleton.
     public final func define<T, E: Error>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
@@ -106,8 +107,7 @@ extension Assembly {
     /// }
     /// ```
     ///
-    /// Arguments work as in the synchronous
-    /// ``define(withKey:scope:arguments:function:file:line:_:)-(_,_,repeat each Argument,_,_,_,(Definition<T>)->T)``.
+    /// Arguments work as in the synchronous `define(arguments:)`: see <doc:Arguments>.
     ///
     /// - Parameters:
     ///   - key: An explicit key shared by the whole family; by default the definition site.
@@ -119,7 +119,8 @@ extension Assembly {
     ///   - isolation: The actor the body runs on; the caller's by default. Leave the default.
     ///   - body: Builds, registers and wires the instance, and returns it; it may `await`.
     /// - Returns: The instance for this read and these arguments.
-    /// - Throws: What `body` throws; see ``define(withKey:scope:function:file:line:isolation:_:)-(_,_,_,_,_,_,(Definition<T>)->T)``.
+    /// - Throws: What `body` throws; a `CancellationError` when the body's error type admits one and
+    ///   the task is cancelled while it waits for another task to build the singleton.
     public final func define<T, E: Error, each Argument: Hashable>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
@@ -171,7 +172,8 @@ extension Assembly {
     ///   - isolation: The actor the body runs on; the caller's by default. Leave the default.
     ///   - body: Builds and wires the instance, and returns it; it may `await`.
     /// - Returns: The instance for this read and these arguments.
-    /// - Throws: What `body` throws; see ``define(withKey:scope:function:file:line:isolation:_:)-(_,_,_,_,_,_,(Definition<T>)->T)``.
+    /// - Throws: What `body` throws; a `CancellationError` when the body's error type admits one and
+    ///   the task is cancelled while it waits for another task to build the singleton.
     public final func define<T, E: Error, each Argument: Hashable>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,

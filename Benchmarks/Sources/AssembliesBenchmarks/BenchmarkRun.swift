@@ -34,7 +34,7 @@ struct BenchmarkRun {
     private(set) var targets: [(scenario: String, target: String, met: Bool)] = []
 
     /// The names `--only` accepts.
-    static let groups = ["chain", "diamond", "graph", "observed", "singleton", "cycle", "threads", "scaling"]
+    static let groups = ["chain", "diamond", "graph", "observed", "singleton", "cycle", "async", "threads", "scaling"]
 
     init(plan: MeasurementPlan, isQuick: Bool, only: Set<String>) {
         self.plan = plan
@@ -67,6 +67,15 @@ struct BenchmarkRun {
             progress("\(scenario.name): measuring")
             let samples = measureInterleaved(scenario.subjects, plan: plan)
             addRow(scenario, samples: samples)
+        }
+        if includes("async") {
+            table.addSeparator()
+            for (name, subjects) in [
+                ("async singleton", AsyncScenarios.singleton()), ("async graph (10)", AsyncScenarios.application()),
+            ] {
+                progress("\(name): measuring")
+                addAsyncRow(name, samples: measureInterleaved(subjects, plan: plan))
+            }
         }
         if includes("threads") {
             table.addSeparator()
@@ -130,6 +139,26 @@ struct BenchmarkRun {
             allocationTarget,
             alive.map(String.init).joined(separator: " / "),
             heap.map { $0.map { Format.number($0.keptBytes) } ?? "n/a" }.joined(separator: " / "),
+        ])
+    }
+
+    /// A row of an async scenario: hand-written and Assemblies only, since Swinject has no async
+    /// resolution; no targets.
+    private mutating func addAsyncRow(_ name: String, samples: [[Double]]) {
+        let medians = samples.map { Summary($0).median }
+        table.add([
+            name,
+            Format.number(medians[0]),
+            Format.number(medians[1]),
+            "—",
+            Format.ratio(roundRatios(samples[1], samples[0])),
+            "—",
+            "—",
+            "—",
+            "—",
+            "—",
+            "—",
+            "—",
         ])
     }
 

@@ -26,7 +26,8 @@ let usage = """
                          configuration (build with -c debug and -c release to see both)
       --profile GROUP VARIANT COUNT
                          only run COUNT resolutions of one variant (hand, assemblies or swinject) of one scenario
-                         (chain, diamond, graph, observed, singleton or cycle), for a profiler such as valgrind --tool=callgrind
+                         (chain, diamond, graph, observed, singleton or cycle), for a profiler such as valgrind --tool=callgrind;
+                         async-singleton and async-graph take hand or assemblies
     """
 
 var arguments = CommandLine.arguments.dropFirst()
@@ -54,6 +55,17 @@ while let argument = arguments.popFirst() {
         only.insert(group)
     case "--profile":
         let variants = ["hand": VariantKind.handWritten, "assemblies": .assemblies, "swinject": .swinject]
+        let asyncScenarios = ["async-singleton": AsyncScenarios.singleton, "async-graph": AsyncScenarios.application]
+        if let name = arguments.first, let subjects = asyncScenarios[name] {
+            guard let variant = arguments.dropFirst().first.flatMap({ variants[$0] }), variant != .swinject,
+                let count = arguments.dropFirst(2).first.flatMap({ Int($0) })
+            else {
+                writeToStandardError("--profile \(name) needs hand or assemblies, and a count\n\(usage)\n")
+                exit(64)
+            }
+            subjects()[variant.rawValue].run(count)
+            exit(0)
+        }
         guard let scenario = arguments.popFirst().flatMap(BenchmarkRun.scenario),
             let variant = arguments.popFirst().flatMap({ variants[$0] }),
             let count = arguments.popFirst().flatMap({ Int($0) })
