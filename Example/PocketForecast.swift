@@ -10,32 +10,34 @@
 /// ```
 @main
 struct PocketForecast {
-    static func main() {
+    static func main() async throws {
         let arguments = Arguments(parsing: Array(CommandLine.arguments.dropFirst()))
         if let format = arguments.graphFormat {
-            return print(graph(of: arguments, as: format), terminator: "")
+            return print(try await graph(of: arguments, as: format), terminator: "")
         }
-        print(output(for: arguments).joined(separator: "\n"))
+        print(try await output(for: arguments).joined(separator: "\n"))
     }
 
     /// The object graph of a run with `arguments`: what the activation, the injection into the
     /// app delegate and the screens read, each instance once.
-    static func graph(of arguments: Arguments, as format: GraphFormat) -> String {
+    static func graph(of arguments: Arguments, as format: GraphFormat) async throws -> String {
         let assembly = ApplicationAssembly()
-        let graph = assembly.recordGraph {
-            assembly.activate()
+        let graph = try await assembly.recordGraph {
+            try await assembly.activate()
             _ = assembly.inject(AppDelegate(arguments: arguments)).run()
         }
         return format == .dot ? graph.dot : graph.mermaid
     }
 
     /// Everything the program prints for `arguments`: the screens, then the facts about its wiring.
-    static func output(for arguments: Arguments) -> [String] {
+    static func output(for arguments: Arguments) async throws -> [String] {
         let assembly = ApplicationAssembly()
-        assembly.activate()  // builds the eager singletons: the weather client and the theme
+        // Builds the eager singletons: the weather client and the theme, then the device's location.
+        try await assembly.activate()
         let delegate = AppDelegate(arguments: arguments)
         let wired = assembly.inject(delegate)
         var lines = ["PocketForecast, wired by Assemblies", ""]
+        lines.append("You are in \(await assembly.deviceLocation.city)")
         lines += wired.run()
         lines += ["", "How it was wired"]
         lines += WiringFacts.lines(WiringFacts.check(assembly, delegate: delegate, wired: wired))

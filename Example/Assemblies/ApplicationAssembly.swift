@@ -45,12 +45,33 @@ class ApplicationAssembly: Assembly, @unchecked Sendable {
         }
     }
 
+    /// What finds where the device is: a sample that always answers Madrid.
+    var locator: SampleLocator {
+        define(scope: .singleton) { SampleLocator(city: "Madrid") }
+    }
+
+    /// Where the device is, found once at launch.
+    ///
+    /// Finding it takes a moment, so the body awaits: an async singleton, built once however many
+    /// tasks read it, with no thread blocked meanwhile. The synchronous `locator` it reads joins its
+    /// graph. Only async code can read it — the entry point, after `await activate()`.
+    var deviceLocation: DeviceLocation {
+        get async {
+            await define(scope: .singleton) { await self.locator.locate() }
+        }
+    }
+
     /// Builds, when ``PocketForecast`` activates the family, the singletons the first screen needs:
     /// the weather client, which decodes the sample file — a missing file stops the program at launch
     /// rather than halfway through drawing — and the theme of this run.
     override func buildEagerSingletons() {
         _ = weatherClient
         _ = themes.currentTheme
+    }
+
+    /// The eager singleton whose body awaits: `await activate()` builds it after the others.
+    override func buildAsyncEagerSingletons() async throws {
+        _ = await deviceLocation
     }
 
     /// Wires the app delegate that the entry point built: the framework never builds another.

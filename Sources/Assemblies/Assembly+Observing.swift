@@ -49,4 +49,46 @@ extension Assembly {
     public final func buildReport<E: Error>(of body: () throws(E) -> Void) throws(E) -> BuildReport {
         BuildReport(try family.recording(body).1)
     }
+
+    /// Runs `body`, which may await, and returns the graph of what this family's reads made in this
+    /// task while it ran: one top-level `await` read, everything `await` ``activate(isolation:)``
+    /// builds, or any block of code.
+    ///
+    /// ```swift
+    /// let graph = await app.recordGraph { _ = try? await app.database }
+    /// print(graph.mermaid)
+    /// ```
+    ///
+    /// The reads the task makes are recorded — in its async graphs and synchronously, on whichever
+    /// threads it runs. Reads made by other tasks, child tasks included, and reads of a graph that
+    /// was already open when `body` started, are not.
+    ///
+    /// - Parameters:
+    ///   - isolation: The actor `body` runs on; the caller's by default.
+    ///   - body: The code whose reads to record.
+    public final func recordGraph<E: Error>(
+        isolation: isolated (any Actor)? = #isolation,
+        of body: () async throws(E) -> Void
+    ) async throws(E) -> RecordedGraph {
+        RecordedGraph(try await family.recording(isolation: isolation, body).1)
+    }
+
+    /// Runs `body`, which may await, and returns what this family's reads built in this task while
+    /// it ran, each with the time its body took, suspensions included (see
+    /// ``recordGraph(isolation:of:)`` for which reads count).
+    ///
+    /// ```swift
+    /// let report = try await app.buildReport { try await app.activate() }
+    /// print(report)   // the slowest bodies first
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - isolation: The actor `body` runs on; the caller's by default.
+    ///   - body: The code whose builds to report.
+    public final func buildReport<E: Error>(
+        isolation: isolated (any Actor)? = #isolation,
+        of body: () async throws(E) -> Void
+    ) async throws(E) -> BuildReport {
+        BuildReport(try await family.recording(isolation: isolation, body).1)
+    }
 }

@@ -491,7 +491,60 @@ open class Assembly: @unchecked Sendable {
     /// that is never activated works too; its eager singletons are then built on first read. While
     /// ``Overrides`` apply in this task, it builds the eager singletons among the overrides'
     /// singletons, each time it is called, and leaves the family itself unactivated.
+    ///
+    /// The eager singletons whose bodies await, listed by ``buildAsyncEagerSingletons()``, are built
+    /// by `try await` ``activate(isolation:)``, which async code calls instead.
     public final func activate() {
+        activateSynchronously()
+    }
+
+    /// Builds this family's eager singletons whose bodies await, if you override it: the ones that
+    /// `await` ``activate(isolation:)`` builds after those of ``buildEagerSingletons()``.
+    ///
+    /// Read them in the order they should be built; reach collaborators' async eager singletons from
+    /// here too. Each read is a top-level resolution of its own. An error a read throws ends the
+    /// activation, and `activate` throws it.
+    ///
+    /// ```swift
+    /// override func buildAsyncEagerSingletons() async throws {
+    ///     _ = try await database       // first
+    ///     _ = try await remoteSettings  // second; it may read `database`
+    ///     try await core.buildAsyncEagerSingletons()
+    /// }
+    /// ```
+    open func buildAsyncEagerSingletons() async throws {}
+
+    /// Activates the family, awaiting the eager singletons that are built asynchronously: builds
+    /// those of ``buildEagerSingletons()`` as ``activate()`` does, then calls the root's
+    /// ``buildAsyncEagerSingletons()`` once, building those in the order it reads them.
+    ///
+    /// ```swift
+    /// let app = ApplicationAssembly()
+    /// try await app.activate()   // every eager singleton exists from here on
+    /// ```
+    ///
+    /// The synchronous eager singletons come first, since none of them can read one whose body
+    /// awaits. Activating again does nothing once `buildAsyncEagerSingletons()` has returned; if it
+    /// threw, the next call runs it again. No lock is held while it runs: tasks that activate the
+    /// family at the same time each run it, and each singleton is still built once; a call from
+    /// within the activation — a body it runs, or a child task of it — returns at once. While
+    /// ``Overrides`` apply in this task, it builds the eager singletons among the overrides'
+    /// singletons, each time it is called, and leaves the family itself unactivated.
+    ///
+    /// In an async context, `activate()` is this method, so it is written `try await`.
+    ///
+    /// - Parameter isolation: The actor `buildAsyncEagerSingletons()` runs on; the caller's by
+    ///   default.
+    public final func activate(isolation: isolated (any Actor)? = #isolation) async throws {
+        activateSynchronously()
+        let root = family.root ?? self
+        if family.isIntercepted && OverrideContext.innermost(for: family) != nil {
+            return try await root.buildAsyncEagerSingletons()
+        }
+        try await family.activateAsynchronously(isolation: isolation) { try await root.buildAsyncEagerSingletons() }
+    }
+
+    private func activateSynchronously() {
         let root = family.root ?? self
         if family.isIntercepted && OverrideContext.innermost(for: family) != nil {
             return root.buildEagerSingletons()

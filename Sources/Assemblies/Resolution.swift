@@ -67,8 +67,9 @@ public struct Resolution: Sendable, CustomStringConvertible {
     let key: StoredKey
     let parentKey: StoredKey?
 
-    /// The read's number among the reads of its thread, in the order they started: to rebuild the
-    /// tree of a top-level read, whose reads arrive innermost first.
+    /// The read's number among the reported reads of the process, on every thread and task, in the
+    /// order they started: to rebuild the tree of a top-level read, whose reads arrive innermost
+    /// first.
     public let sequence: UInt64
     /// The ``sequence`` of the read whose body made this one, or nil for a top-level read.
     public let parentSequence: UInt64?

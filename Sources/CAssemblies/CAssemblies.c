@@ -39,3 +39,9 @@ void assemblies_current_thread_name(char *buffer, size_t size) {
     if (pthread_getname_np(pthread_self(), buffer, size) != 0) buffer[0] = 0;
 #endif
 }
+
+static uint64_t last_resolution_sequence = 0;
+
+uint64_t assemblies_next_resolution_sequence(void) {
+    return __atomic_add_fetch(&last_resolution_sequence, 1, __ATOMIC_RELAXED);
+}

@@ -451,6 +451,38 @@ private final class RecordingObserver: ResolutionObserver, @unchecked Sendable {
     }
 }
 
+/// An assembly whose async body reads, synchronously, a member of another family that reads back a
+/// singleton this task's graph holds back until it completes.
+private final class HeldBackAssembly: Assembly, @unchecked Sendable {
+    let partner = PartnerAssembly()
+
+    var held: Log {
+        define(scope: .singleton) { definition in
+            definition.afterAllInjections { _ in }
+            return Log()
+        }
+    }
+
+    var start: Repository {
+        get async {
+            await define {
+                let held = self.held  // held back until this graph completes
+                await Task.yield()
+                self.partner.app.withLock { $0 = self }
+                return Repository(connection: Connection(url: "x"), log: self.partner.heldSeenFromAnotherFamily ?? held)
+            }
+        }
+    }
+}
+
+private final class PartnerAssembly: Assembly, @unchecked Sendable {
+    let app = Guarded<HeldBackAssembly?>(nil)
+
+    var heldSeenFromAnotherFamily: Log? {
+        define { app.withLock { $0 }?.held }
+    }
+}
+
 @Suite("Async definitions: cycles, isolation, child tasks, overrides")
 struct AsyncDefinitionCycleTests {
     @Test func singletonsCloseACycleInOneTask() async {
@@ -525,5 +557,53 @@ struct AsyncDefinitionCycleTests {
                     "  AsyncAssembly.repository",
                 ].map { String($0.dropFirst(2)) }
         )
+    }
+
+    @Test func anAsyncRecordingHoldsTheTasksReadsOnWhicheverThreadsItRan() async {
+        let app = AsyncAssembly()
+        let graph = await app.recordGraph {
+            _ = app.log
+            _ = await app.service
+        }
+        #expect(
+            Set(graph.nodes.map(\.definition.member))
+                == ["log", "service", "repository", "connection", "partner"]
+        )
+        #expect(graph.nodes.filter { $0.definition.member == "log" }.count == 2, "one outside the graph, one in it")
+        #expect(graph.nodes.prefix(2).map(\.definition.member) == ["log", "service"], "in the order the reads started")
+        #expect(!graph.edges.contains { $0.from == graph.nodes[0].number || $0.to == graph.nodes[0].number })
+        #expect(graph.edges.contains { $0.isInFlight }, "the cycle between service and partner")
+    }
+
+    @Test func anAsyncRecordingLeavesOutOtherTasksEvenItsChildren() async {
+        let app = AsyncAssembly()
+        let graph = await app.recordGraph {
+            async let child = app.connection
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { _ = await app.freshConnection }
+            }
+            _ = await child
+            _ = await app.sharedConnection
+        }
+        #expect(graph.nodes.map(\.definition.member) == ["sharedConnection"])
+    }
+
+    @Test func anAsyncBuildReportTimesBodiesWithTheirSuspensions() async {
+        let app = AsyncAssembly()
+        let report = await app.buildReport { _ = await app.repository }
+        #expect(report.rows.map(\.definition.member) == ["repository", "connection", "log"])
+        #expect(report.rows[1].ownNanoseconds >= 1_000_000, "Connection.open sleeps 1 ms")
+        #expect(report.rows[0].nanoseconds >= report.rows[1].nanoseconds)
+    }
+
+    @Test func anotherFamilyReadInAnAsyncBodyGetsTheSingletonTheTaskHoldsBack() async {
+        let app = HeldBackAssembly()
+        let held = Guarded<(Log, Log)?>(nil)
+        let finished = await completes(within: 10) {
+            let repository = await app.start
+            held.withLock { $0 = (repository.log, app.held) }
+        }
+        #expect(finished, "a thread waited for the task it was running")
+        #expect(held.withLock { $0.map { $0.0 === $0.1 } } == true)
     }
 }

@@ -4,8 +4,8 @@ import Testing
 @testable import Example
 
 @Suite struct ProgramOutputTests {
-    @Test func theDefaultRunShowsTheFirstCity() {
-        let lines = PocketForecast.output(for: Arguments())
+    @Test func theDefaultRunShowsTheFirstCity() async throws {
+        let lines = try await PocketForecast.output(for: Arguments())
         #expect(lines.first == "PocketForecast, wired by Assemblies")
         #expect(lines.contains("Theme: Beach"))
         #expect(lines.contains("o~ Cities you follow ~~~~~~~~~~o"))
@@ -16,12 +16,12 @@ import Testing
         #expect(lines.contains("| Mon       Thunderstorms  26 to 32°C |"))
     }
 
-    @Test func theGraphShowsTheCyclesAndTheSingletons() {
-        let mermaid = PocketForecast.graph(of: Arguments(), as: .mermaid)
+    @Test func theGraphShowsTheCyclesAndTheSingletons() async throws {
+        let mermaid = try await PocketForecast.graph(of: Arguments(), as: .mermaid)
         #expect(mermaid.hasPrefix("flowchart TD\n"))
         #expect(mermaid.contains("[[\"ApplicationAssembly.weatherClient<br/>WeatherClient · singleton\"]]"))
         #expect(mermaid.components(separatedBy: "-. in flight .->").count == 3, "two cycles close")
-        let dot = PocketForecast.graph(of: Arguments(), as: .dot)
+        let dot = try await PocketForecast.graph(of: Arguments(), as: .dot)
         #expect(dot.hasPrefix("digraph Assemblies {\n"))
         #expect(dot.components(separatedBy: "label=\"in flight\"").count == 3)
     }
@@ -35,8 +35,8 @@ import Testing
         #expect(found.all.isEmpty)
     }
 
-    @Test func everyWiringFactHolds() {
-        let lines = PocketForecast.output(for: Arguments())
+    @Test func everyWiringFactHolds() async throws {
+        let lines = try await PocketForecast.output(for: Arguments())
         let facts = lines.drop { $0 != "How it was wired" }.dropFirst()
         #expect(facts.count == 11)
         #expect(facts.allSatisfy { $0.hasPrefix("[ok]") })
@@ -44,8 +44,8 @@ import Testing
         #expect(facts.contains { $0.contains("weatherReport.presenter.view === weatherReport") })
     }
 
-    @Test func theDefaultRunIsSignedInAsGuestAndEndsTheSession() {
-        let lines = PocketForecast.output(for: Arguments())
+    @Test func theDefaultRunIsSignedInAsGuestAndEndsTheSession() async throws {
+        let lines = try await PocketForecast.output(for: Arguments())
         #expect(lines.contains("Signed in as guest"))
         #expect(lines.filter { $0.hasPrefix("Signed in as") }.count == 1)
         #expect(lines.contains("Ended guest's session and saved their preferences: 5 cities, showing Manila, in °C."))
@@ -54,16 +54,16 @@ import Testing
         #expect(facts.contains { $0.contains("one report formatter per unit (runtime argument)") })
     }
 
-    @Test func unitsOnTheCommandLineChangeTheTemperatures() {
-        let lines = PocketForecast.output(for: Arguments(parsing: ["--units", "fahrenheit"]))
+    @Test func unitsOnTheCommandLineChangeTheTemperatures() async throws {
+        let lines = try await PocketForecast.output(for: Arguments(parsing: ["--units", "fahrenheit"]))
         #expect(lines.contains("| Now       Sunny, 88°F               |"))
         #expect(lines.contains("| Mon       Thunderstorms  79 to 90°F |"))
         #expect(!lines.contains { $0.contains("°C") })
         #expect(lines.contains { $0.hasSuffix("showing Manila, in °F.") })
     }
 
-    @Test func switchingUsersSavesTheFirstSessionAndStartsAFreshOne() {
-        let lines = PocketForecast.output(
+    @Test func switchingUsersSavesTheFirstSessionAndStartsAFreshOne() async throws {
+        let lines = try await PocketForecast.output(
             for: Arguments(parsing: ["--city", "Omsk", "--units", "fahrenheit", "--switch-user", "alice"])
         )
         let guest = lines.prefix { $0 != "Signed in as alice" }
@@ -80,8 +80,8 @@ import Testing
         #expect(facts.allSatisfy { $0.hasPrefix("[ok]") })
     }
 
-    @Test func switchingBackRestoresWhatTheUserSaved() {
-        let lines = PocketForecast.output(
+    @Test func switchingBackRestoresWhatTheUserSaved() async throws {
+        let lines = try await PocketForecast.output(
             for: Arguments(city: "Omsk", units: .fahrenheit, usersToSwitchTo: ["alice", "guest"])
         )
         #expect(
@@ -94,22 +94,23 @@ import Testing
         #expect(guestAgain.contains("| Now       Snow, 10°F           |"))
     }
 
-    @Test func aCityOnTheCommandLineIsFollowedAndShown() {
-        let lines = PocketForecast.output(for: Arguments(parsing: ["--city", "Omsk"]))
+    @Test func aCityOnTheCommandLineIsFollowedAndShown() async throws {
+        let lines = try await PocketForecast.output(for: Arguments(parsing: ["--city", "Omsk"]))
         #expect(lines.contains("|   Manila                     |"))
         #expect(lines.contains("| > Omsk                       |"))
         #expect(lines.contains { $0.hasPrefix("o~ Weather in Omsk ~") })
         #expect(lines.contains { $0.hasPrefix("| Now       Snow, -12°C") })
     }
 
-    @Test func aCityWithoutAForecastSaysSo() {
-        let lines = PocketForecast.output(for: Arguments(city: "Atlantis"))
+    @Test func aCityWithoutAForecastSaysSo() async throws {
+        let lines = try await PocketForecast.output(for: Arguments(city: "Atlantis"))
         #expect(lines.contains { $0.hasPrefix("| > Atlantis") })
         #expect(lines.contains { $0.contains("No forecast available for Atlantis.") })
     }
 
-    @Test func theOutputIsTheSameOnEveryRun() {
-        #expect(PocketForecast.output(for: Arguments()) == PocketForecast.output(for: Arguments()))
+    @Test func theOutputIsTheSameOnEveryRun() async throws {
+        let first = try await PocketForecast.output(for: Arguments())
+        #expect(try await PocketForecast.output(for: Arguments()) == first)
     }
 }
 

@@ -22,13 +22,20 @@ import Android
 ///   "built by this thread" means "built by this task".
 /// - Its state is only ever touched by the owning task, which runs on one thread at a time; each
 ///   resumption happens after the suspension before it, so no lock is needed.
-/// - Synchronous work on the graph — entering and leaving a definition, a synchronous member read
-///   in an async body, hooks — runs with the graph's resolver installed as the thread's current
-///   one (``installed(_:)``), so synchronous reads join the graph through the usual fast paths.
-///   Nothing can suspend while it is installed, so it never stays behind on a thread.
+/// - Synchronous work on the graph — entering and leaving a definition, hooks — runs with the
+///   graph's resolver installed as the thread's current one (``installed(_:)``). Nothing can
+///   suspend while it is installed, so it never stays behind on a thread.
+/// - A synchronous member read in an async body runs on the thread's own resolver. To join the
+///   graph, it has to leave the fast path: while a family has an async graph open, in any task, the
+///   graph counts in its ``Family/interceptCount``, so its synchronous reads go through
+///   ``Resolver/resolveIntercepted(_:scope:in:_:)``, which finds the task's graph and reads in it
+///   with the graph's resolver installed. Families with no async graph open pay nothing; a
+///   synchronous read of another family in an async body opens a graph of its own on the thread, as
+///   a read that crosses families does.
 ///
 /// Child tasks inherit task-locals, but they run concurrently with their parent, so they never join
-/// its graph: a graph answers only to the task that opened it (``owner``). A child task's reads are
+/// its graph: a graph answers only to the task that opened it (its resolver's
+/// ``ResolverThread/task``). A child task's reads are
 /// top-level reads of its own, which share the family's singletons and nothing else.
 @usableFromInline
 final class AsyncGraph: @unchecked Sendable {
@@ -41,15 +48,11 @@ final class AsyncGraph: @unchecked Sendable {
     @usableFromInline let resolver: Resolver
     /// The graph of another family that the task had open when it opened this one, if any.
     let outer: AsyncGraph?
-    /// The task that opened the graph. Holding it keeps the task's object alive, so no other task
-    /// can ever compare equal to it.
-    private let owner: UnsafeCurrentTask
 
     private init(family: Family, outer: AsyncGraph?, owner: UnsafeCurrentTask) {
         self.family = family
         self.outer = outer
-        self.owner = owner
-        resolver = Resolver(thread: outer?.resolver.thread ?? ResolverThread(task: ()))
+        resolver = Resolver(thread: outer?.resolver.thread ?? ResolverThread(task: owner))
         resolver.outer = outer?.resolver
     }
 
@@ -57,7 +60,7 @@ final class AsyncGraph: @unchecked Sendable {
     @usableFromInline
     static func ofCurrentTask() -> AsyncGraph? {
         guard let graph = current else { return nil }
-        return withUnsafeCurrentTask { task in task.map { $0 == graph.owner } ?? false } ? graph : nil
+        return graph.resolver.thread.isCurrentTask ? graph : nil
     }
 
     /// Opens a graph of `family` for the current task, which keeps singletons in `store` and is
@@ -75,20 +78,20 @@ final class AsyncGraph: @unchecked Sendable {
         graph.installed { resolver in
             resolver.beginGraph(of: family, keepingSingletonsIn: store, overriddenBy: context, observedBy: observation)
         }
-        openAsyncGraphs.increment()
+        family.interceptCount.increment()
         return graph
     }
 
     /// Runs the `afterAllInjections` steps, then ends the graph.
     func finish() {
         installed { $0.finishGraph() }
-        openAsyncGraphs.decrement()
+        family.interceptCount.decrement()
     }
 
     /// Ends a graph whose top-level read threw.
     func abandon() {
         installed { $0.abandonGraph() }
-        openAsyncGraphs.decrement()
+        family.interceptCount.decrement()
     }
 
     /// Runs `body` with the graph's resolver as this thread's current one, then puts back the
@@ -108,8 +111,3 @@ final class AsyncGraph: @unchecked Sendable {
         ofCurrentTask()?.resolver.chain.first { $0.number == number }
     }
 }
-
-/// How many async graphs are open in the process. While none is, a synchronous top-level read
-/// doesn't look for one (see ``Resolver/readTopLevel(_:scope:in:_:)``).
-@usableFromInline
-let openAsyncGraphs = AtomicCount()

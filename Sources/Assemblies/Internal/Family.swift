@@ -22,12 +22,10 @@ final class Family: Sendable {
     @usableFromInline let id: UInt64
     /// A copy of the global ``resolverKey``, read on every resolution without the lazy-global check.
     @usableFromInline let resolverKey = Assemblies.resolverKey
-    /// A copy of the global ``openAsyncGraphs`` (the same word), read by synchronous top-level reads
-    /// without the lazy-global check.
-    @usableFromInline let openAsyncGraphs = Assemblies.openAsyncGraphs
     /// How many override contexts of this family exist in any task, plus key paths being
-    /// captured, plus one while it has an ``Observation``. While it is zero, no read looks for a
-    /// task's overrides or reports itself: a read checks this one word first.
+    /// captured, plus one while it has an ``Observation``, plus its open async graphs
+    /// (``AsyncGraph``). While it is zero, no read looks for a task's overrides or graph or reports
+    /// itself: a read checks this one word first.
     @usableFromInline let interceptCount = AtomicCount()
     /// The singletons, weak singletons and resettable scopes' instances.
     @usableFromInline let singletons = SingletonStore()
@@ -49,7 +47,12 @@ final class Family: Sendable {
         var rootID: ObjectIdentifier?
         var isOrphaned = false
         var isActivated = false
+        var isActivatedAsynchronously = false
     }
+
+    /// The families whose async eager singletons the current task is building (see
+    /// ``activateAsynchronously(_:)``).
+    @TaskLocal private static var activatingAsynchronously: [UInt64] = []
 
     init(configuration: FamilyConfiguration) {
         self.configuration = configuration
@@ -59,8 +62,8 @@ final class Family: Sendable {
         }
     }
 
-    /// Whether a read may have to look for the current task's overrides of this family, or report
-    /// to its observation.
+    /// Whether a read may have to look for the current task's overrides of this family or async
+    /// graph, or report to its observation.
     @inlinable
     @inline(__always)
     var isIntercepted: Bool { !interceptCount.isZero }
@@ -132,6 +135,23 @@ final class Family: Sendable {
         build()
         thread.activatingFamilies.removeAll { $0 == id }
         state.withLock { $0.isActivated = true }
+    }
+
+    /// Runs `build` (which awaits the async eager singletons) unless the family's async eager
+    /// singletons are built, then marks them built; if `build` throws, the next call runs it again.
+    ///
+    /// Like ``activate(_:)``, it holds no lock while `build` runs: tasks that activate the family at
+    /// the same time each run `build`, and each singleton is still built once. A call made from
+    /// within `build` in the same task, or a child task of it, returns at once.
+    func activateAsynchronously(
+        isolation: isolated (any Actor)?,
+        _ build: () async throws -> Void
+    ) async throws {
+        guard !state.withLock({ $0.isActivatedAsynchronously }) else { return }
+        let activating = Self.activatingAsynchronously
+        guard !activating.contains(id) else { return }
+        try await Self.$activatingAsynchronously.withValue(activating + [id], operation: build, isolation: isolation)
+        state.withLock { $0.isActivatedAsynchronously = true }
     }
 
     // MARK: Explicit keys

@@ -16,26 +16,45 @@ final class Observation: Sendable {
 
     /// Whether a read on `thread` is reported to anything.
     func reports(on thread: ResolverThread) -> Bool {
-        observer != nil || recordings.contains { $0.thread === thread }
+        observer != nil || recordings.contains { $0.records(on: thread) }
     }
 
     /// Hands `resolution`, made on `thread`, to the observer and to that thread's recordings.
     func deliver(_ resolution: Resolution, on thread: ResolverThread) {
         observer?.didResolve(resolution)
-        for recording in recordings where recording.thread === thread {
+        for recording in recordings where recording.records(on: thread) {
             recording.append(resolution)
         }
     }
 }
 
-/// The reads of one family made on one thread while a block runs, for ``Assembly/recordGraph(of:)``
-/// and ``Assembly/buildReport(of:)``.
-final class Recording: Sendable {
-    let thread: ResolverThread
+/// The reads of one family made on one thread, or by one task, while a block runs, for
+/// ``Assembly/recordGraph(of:)`` and ``Assembly/buildReport(of:)`` and their async variants.
+final class Recording: @unchecked Sendable {
+    // @unchecked: `task` is never used but to compare; `collected` is locked.
+    private let thread: ResolverThread?
+    private let task: UnsafeCurrentTask?
     private let collected = Locked<[Resolution]>([])
 
+    /// Records the reads made on `thread`.
     init(thread: ResolverThread) {
         self.thread = thread
+        task = nil
+    }
+
+    /// Records the reads `task` makes: in its async graphs, and those it makes synchronously outside
+    /// them, on whichever threads it runs.
+    init(task: UnsafeCurrentTask) {
+        thread = nil
+        self.task = task
+    }
+
+    /// Whether a read made on `thread` (a thread's, or a task's, see ``ResolverThread/task``) is
+    /// recorded.
+    func records(on thread: ResolverThread) -> Bool {
+        if let own = self.thread { return own === thread }
+        if let reader = thread.task { return reader == task }
+        return withUnsafeCurrentTask { $0 != nil && $0 == task }
     }
 
     func append(_ resolution: Resolution) {
@@ -78,6 +97,21 @@ extension Family {
         changeObservation(adding: recording)
         defer { changeObservation(removing: recording) }
         let result = try body()
+        return (result, recording.resolutions)
+    }
+
+    /// Records the reads of this family that the current task makes while `body` runs.
+    func recording<Result, E: Error>(
+        isolation: isolated (any Actor)?,
+        _ body: () async throws(E) -> Result
+    ) async throws(E) -> (Result, [Resolution]) {
+        guard let task = withUnsafeCurrentTask(body: { $0 }) else {
+            preconditionFailure("Assemblies: an async recording outside a task")
+        }
+        let recording = Recording(task: task)
+        changeObservation(adding: recording)
+        defer { changeObservation(removing: recording) }
+        let result = try await body()
         return (result, recording.resolutions)
     }
 }

@@ -1,11 +1,14 @@
+internal import CAssemblies
+
 // Reads that leave the fast paths because their family is intercepted: a task may override it, a
-// key path is being captured, or its reads are observed (see `Family.interceptCount`).
+// key path is being captured, its reads are observed, or a task has an async graph of it open (see
+// `Family.interceptCount`).
 
 extension Resolver {
     /// Resolves a read of an intercepted family outside a graph of it, or in a graph opened while
-    /// it was intercepted (``interceptedGraph``): with the task's override of the definition, if
-    /// any, with the task's own singletons while it overrides the family, and reported to the
-    /// family's observation, if any.
+    /// it was intercepted (``interceptedGraph``): in the task's async graph, if the read is made in
+    /// an async body; with the task's override of the definition, if any, with the task's own
+    /// singletons while it overrides the family, and reported to the family's observation, if any.
     @usableFromInline
     func resolveIntercepted<T, E: Error>(
         _ key: UnsafePointer<DefinitionKey>,
@@ -15,6 +18,13 @@ extension Resolver {
     ) throws(E) -> T {
         if let capture = pendingCapture {
             return capture.capture(key.pointee, scope: scope, on: self)
+        }
+        if activeFamilyID == 0 && !isClosing && !thread.isTask, let graph = AsyncGraph.ofCurrentTask() {
+            // A synchronous read in an async body, or below it, while this thread is in no graph:
+            // it joins the task's graph (see `AsyncGraph`).
+            return try graph.installed { (resolver) throws(E) in
+                try Reading.resolve(key, scope: scope, in: family, on: resolver, body)
+            }
         }
         let isInGraph = activeFamilyID == family.id | Self.interceptedGraph
         if !isInGraph && (activeFamilyID != 0 || isClosing) {
@@ -147,9 +157,8 @@ extension Resolver {
 
     /// Starts reporting a read of `key`: pushes its trace frame; returns the frame below, if any.
     func beginReport(_ key: UnsafePointer<DefinitionKey>) -> TraceFrame? {
-        thread.resolutionSequence &+= 1
         let parent = traceFrames.last
-        traceFrames.append(TraceFrame(sequence: thread.resolutionSequence, key: StoredKey(key.pointee)))
+        traceFrames.append(TraceFrame(sequence: assemblies_next_resolution_sequence(), key: StoredKey(key.pointee)))
         return parent
     }
 

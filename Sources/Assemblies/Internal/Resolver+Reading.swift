@@ -61,9 +61,6 @@ extension Resolver {
         in family: Family,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
-        if !family.openAsyncGraphs.isZero && !isTask, let graph = AsyncGraph.ofCurrentTask() {
-            return try readInTaskGraph(graph, key, scope: scope, in: family, body)
-        }
         if activeFamilyID != 0 || isClosing || family.isIntercepted {
             if family.isIntercepted || activeFamilyID == family.id | Self.interceptedGraph {
                 return try resolveIntercepted(key, scope: scope, in: family, body)
@@ -81,22 +78,6 @@ extension Resolver {
             observedBy: nil,
             body
         )
-    }
-
-    /// A synchronous read in an async body (or below it): it joins the task's graph. A function of
-    /// its own, so that the top-level path it leaves stays as small as it was.
-    @inlinable
-    @inline(never)
-    func readInTaskGraph<T, E: Error>(
-        _ graph: AsyncGraph,
-        _ key: UnsafePointer<DefinitionKey>,
-        scope: Scope,
-        in family: Family,
-        _ body: (Definition<T>) throws(E) -> T
-    ) throws(E) -> T {
-        try graph.installed { (resolver) throws(E) in
-            try Reading.resolve(key, scope: scope, in: family, on: resolver, body)
-        }
     }
 
     @inlinable

@@ -37,8 +37,6 @@ final class Resolver {
     @usableFromInline let number: UInt64
     /// The thread this resolver belongs to, shared by its spares.
     let thread: ResolverThread
-    /// Whether ``thread`` stands for a task: the resolver of an ``AsyncGraph``, or one of its spares.
-    @usableFromInline let isTask: Bool
     /// The thread's ``StackLimit/limit`` and ``StackLimit/span``: a key's address `a` passes the
     /// read path's check when `a &- stackLimit < stackSpan`.
     @usableFromInline let stackLimit: UInt
@@ -331,7 +329,6 @@ final class Resolver {
         }
         let thread = thread ?? ResolverThread()
         self.thread = thread
-        isTask = thread.isTask
         stackLimit = thread.stack.limit
         stackSpan = thread.stack.span
         entries = .allocate(capacity: keys.capacity)

@@ -16,9 +16,20 @@ final class ResolverThread: @unchecked Sendable {
     let name: String
     /// Where resolution stops with a message before the stack overflows.
     let stack: StackLimit
-    /// Whether this stands for a task rather than a thread: the graphs that one task's `await`
-    /// reads open (see ``AsyncGraph``), on whichever threads it runs.
-    let isTask: Bool
+    /// The task this stands for, rather than a thread: the one whose `await` reads open the graphs
+    /// (see ``AsyncGraph``), on whichever threads it runs. Held, so that no other task can ever
+    /// compare equal to it; only ever compared.
+    let task: UnsafeCurrentTask?
+
+    /// Whether this stands for a task rather than a thread.
+    var isTask: Bool { task != nil }
+
+    /// Whether this stands for the task that is running now: code on whatever thread it runs that is
+    /// part of the same work as the task's graphs.
+    var isCurrentTask: Bool {
+        guard let task else { return false }
+        return withUnsafeCurrentTask { $0 == task }
+    }
 
     /// The families whose eager singletons this thread is building (see ``Family/activate(_:)``).
     var activatingFamilies: [UInt64] = []
@@ -26,8 +37,6 @@ final class ResolverThread: @unchecked Sendable {
     /// when it finds it depends on none. While it is clear, the thread has no foreign dependency:
     /// only a thread that already has one is given another by other threads.
     var mayHaveForeignDependencies = false
-    /// The number of the last read reported on this thread (see ``Resolution``).
-    var resolutionSequence: UInt64 = 0
     /// Set while a read is delivered to an observer: the reads the observer makes, on any resolver
     /// of the thread, are not reported.
     var isReporting = false
@@ -65,20 +74,20 @@ final class ResolverThread: @unchecked Sendable {
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         self.name = name
         stack = StackLimit.ofCurrentThread()
-        isTask = false
+        task = nil
     }
 
     /// The identity of a task's async graphs. A task has no stack of its own to check: its `await`
     /// reads keep their frames on the heap, and the synchronous reads it makes run on the stack of
     /// whichever thread it is on at the time.
-    init(task: Void) {
+    init(task: UnsafeCurrentTask) {
         number = Self.lastNumber.withLock { last in
             last += 1
             return last
         }
         name = ""
         stack = StackLimit(limit: 0, span: .max, lowest: 0)
-        isTask = true
+        self.task = task
     }
 
     /// `thread 3 ("worker")`, or `thread 3` for a thread without a name.

@@ -27,4 +27,8 @@ static inline void assemblies_add_relaxed(intptr_t *word, intptr_t delta) {
     (void)__atomic_fetch_add(word, delta, __ATOMIC_RELAXED);
 }
 
+/// The next number in one process-wide sequence, from 1: the order in which reports of reads
+/// start, on every thread and task.
+uint64_t assemblies_next_resolution_sequence(void);
+
 #endif

@@ -37,6 +37,11 @@ struct AsyncDefinitionsArticle {
         }
     }
 
+    final class RemoteSettings: @unchecked Sendable {
+        let database: Database
+        init(database: Database) { self.database = database }
+    }
+
     final class User: @unchecked Sendable {
         var session: Session?
     }
@@ -62,6 +67,17 @@ struct AsyncDefinitionsArticle {
             get async throws {
                 try await define { Repository(database: try await self.database, logger: self.logger) }
             }
+        }
+
+        var remoteSettings: RemoteSettings {
+            get async throws {
+                try await define(scope: .singleton) { RemoteSettings(database: try await self.database) }
+            }
+        }
+
+        override func buildAsyncEagerSingletons() async throws {
+            _ = try await database
+            _ = try await remoteSettings
         }
 
         var session: Session {
@@ -144,5 +160,13 @@ struct AsyncDefinitionsArticle {
         let screens = ScreensAssembly(configuration: Settings(databaseURL: "postgres://localhost/app"))
         let viewModel = try await screens.accountViewModel
         #expect(viewModel.repository.database.url == "postgres://localhost/app")
+    }
+
+    @Test func activationBuildsTheDatabaseThenTheRemoteSettings() async throws {
+        let app = StorageAssembly(configuration: Settings(databaseURL: "postgres://localhost/app"))
+        let report = try await app.buildReport { try await app.activate() }
+        print(report)  // the slowest bodies first, their suspensions included
+        #expect(report.rows.map(\.definition.member) == ["database", "remoteSettings"])
+        #expect(try await app.remoteSettings.database === app.database)
     }
 }
