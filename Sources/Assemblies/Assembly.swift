@@ -598,6 +598,9 @@ open class Assembly: @unchecked Sendable {
     /// Assemblies: warning: thread 2 has waited 1.0 s for the singleton AppAssembly.database, which
     /// thread 1 ("main") is building or is about to publish: AppAssembly.api → AppAssembly.database. …
     /// ```
+    ///
+    /// A task that waits for an async singleton — suspended, not blocking a thread — warns the same
+    /// way, as `task 4`, once.
     public static var singletonWaitWarningDelay: Double {
         get { WaitWarning.delay }
         set { WaitWarning.delay = newValue }
@@ -607,9 +610,9 @@ open class Assembly: @unchecked Sendable {
 
     /// The one instance of `T` in the current object graph, or `nil`.
     ///
-    /// It looks at the graph being resolved on this thread for this family only: its object-graph
-    /// instances and every instance still being wired, of any scope. Outside a resolution it
-    /// returns `nil`. When several different instances match, the program stops with their keys.
+    /// It looks at the graph being resolved on this thread — or by this task, in an async body — for
+    /// this family only: its object-graph instances and every instance still being wired, of any
+    /// scope. Outside a resolution it returns `nil`. When several different instances match, the program stops with their keys.
     ///
     /// ```swift
     /// var quest: Quest {
@@ -619,7 +622,7 @@ open class Assembly: @unchecked Sendable {
     ///
     /// - Returns: The matching instance, or `nil` when the graph has none.
     public final func existingObjectByMatchingType<T>() -> T? {
-        Resolver.withCurrent { $0.existingObject(matching: T.self, in: family) }
+        onCurrentGraph { $0.existingObject(matching: T.self, in: family) }
     }
 
     /// The instance defined with the explicit key `key` in the current object graph, or `nil`.
@@ -644,6 +647,17 @@ open class Assembly: @unchecked Sendable {
             line: #line,
             argument: nil
         )
-        return Resolver.withCurrent { $0.existingObject(withKey: definitionKey, as: T.self, in: family) }
+        return onCurrentGraph { $0.existingObject(withKey: definitionKey, as: T.self, in: family) }
+    }
+
+    /// Runs `body` on the resolver of the graph being resolved: the task's, in an async body (which
+    /// runs while this thread is in no graph), or else this thread's.
+    private func onCurrentGraph<Result>(_ body: (Resolver) -> Result) -> Result {
+        if !family.openAsyncGraphs.isZero, Resolver.withCurrent({ $0.activeFamilyID == 0 && !$0.isClosing }),
+            let graph = AsyncGraph.ofCurrentTask()
+        {
+            return graph.installed(body)
+        }
+        return Resolver.withCurrent(body)
     }
 }

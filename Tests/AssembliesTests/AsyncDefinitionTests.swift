@@ -47,6 +47,7 @@ private final class Partner: @unchecked Sendable {
 
 private class AsyncAssembly: Assembly, @unchecked Sendable {
     let counter = Counter()
+    let foundTheLog = Guarded<[Bool]>([])
 
     var log: Log { define { Log() } }
 
@@ -94,6 +95,19 @@ private class AsyncAssembly: Assembly, @unchecked Sendable {
         }
     }
 
+    /// A repository whose body finds, after a suspension, the log it read before it.
+    var repositoryOnItsOwnLog: Repository {
+        get async {
+            await define {
+                let log = self.log
+                await Task.yield()
+                let found: Log? = self.existingObjectByMatchingType()
+                foundTheLog.withLock { $0.append(found != nil && found === log) }
+                return Repository(connection: await self.connection, log: log)
+            }
+        }
+    }
+
     var freshConnection: Connection {
         get async { await define(scope: .prototype) { await Connection.open("fresh") } }
     }
@@ -103,7 +117,7 @@ private class AsyncAssembly: Assembly, @unchecked Sendable {
     }
 }
 
-@Suite("Async definitions")
+@Suite("Async definitions", .timeLimit(.minutes(1)))
 struct AsyncDefinitionTests {
     @Test func aBodyAwaitsAndTheReadGetsTheInstance() async {
         let app = AsyncAssembly()
@@ -152,6 +166,15 @@ struct AsyncDefinitionTests {
         }
         #expect(app.counter["sharedConnection"] == 1)
         #expect(Set(connections.map(ObjectIdentifier.init)).count == 1)
+    }
+
+    @Test func anAsyncBodyFindsTheInstancesOfItsGraph() async {
+        let app = AsyncAssembly()
+        let repository = await app.repositoryOnItsOwnLog
+        #expect(app.existingObjectByMatchingType() as Log? == nil, "outside a resolution")
+        let again = await app.repositoryOnItsOwnLog
+        #expect(repository.log !== again.log, "each graph has its own log")
+        #expect(app.foundTheLog.withLock { $0 } == [true, true])
     }
 
     @Test func prototypesAndArguments() async {
@@ -254,7 +277,25 @@ extension Scope {
     fileprivate static let session = Scope.resettable("async-session")
 }
 
-@Suite("Async definitions: hooks, errors, cancellation, scopes")
+/// A singleton whose body starts a child task that reads the same singleton, then waits for the
+/// child: the child waits for the parent's build, which it can't get before the body returns. The
+/// body cancels the child after a while, so that the program goes on.
+private final class ParentAwaitsChildAssembly: Assembly, @unchecked Sendable {
+    var shared: Log {
+        get async throws {
+            try await define(scope: .singleton) {
+                try Task.checkCancellation()  // an untyped throws: a waiting reader can be cancelled
+                let child = Task { try await self.shared }
+                try? await Task.sleep(nanoseconds: 600_000_000)
+                child.cancel()
+                _ = try? await child.value
+                return Log()
+            }
+        }
+    }
+}
+
+@Suite("Async definitions: hooks, errors, cancellation, scopes", .timeLimit(.minutes(1)))
 struct AsyncDefinitionLifecycleTests {
     @Test func hooksRunWhenTheBodyReturnsAndStepsWhenTheGraphCompletes() async {
         let app = HookedAssembly()
@@ -314,6 +355,19 @@ struct AsyncDefinitionLifecycleTests {
         app.gate.open()
         #expect(await reader.value === builder.value)
         #expect(app.counter["slowNonThrowing"] == 1)
+    }
+
+    @Test func aTaskThatWaitsLongForASingletonWarnsOnce() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            Assembly.singletonWaitWarningDelay = 0.2
+            _ = try? await ParentAwaitsChildAssembly().shared
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("has waited 0.2 s for the singleton ParentAwaitsChildAssembly.shared"), "\(message)")
+        #expect(message.contains("which task "), "\(message)")
+        #expect(message.contains("This task reads it from ParentAwaitsChildAssembly.shared."), "\(message)")
+        #expect(message.contains("Still waiting."))
+        #expect(message.components(separatedBy: "has waited").count == 2, "once")
     }
 
     @Test func weakAndResettableScopes() async {
@@ -483,7 +537,7 @@ private final class PartnerAssembly: Assembly, @unchecked Sendable {
     }
 }
 
-@Suite("Async definitions: cycles, isolation, child tasks, overrides")
+@Suite("Async definitions: cycles, isolation, child tasks, overrides", .timeLimit(.minutes(1)))
 struct AsyncDefinitionCycleTests {
     @Test func singletonsCloseACycleInOneTask() async {
         let app = CycleAssembly()

@@ -71,22 +71,25 @@ enum HandWrittenAsync {
     }
 }
 
-/// A timed subject whose operation is async: each sample runs its batch in one task, and the
-/// measuring thread waits for it. The task's creation is spread over the batch.
+/// A timed subject whose operation is async: each batch runs in one task, which times its loop
+/// itself, so that starting the task and waking the measuring thread are no part of the time.
 func asyncSubject<Root: AnyObject>(_ name: String, _ resolve: @escaping @Sendable () async -> Root) -> Subject {
-    Subject(name: name) { count in
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            var kept: Root?
-            for _ in 0..<count { kept = await resolve() }
-            blackHole(kept)
-            done.signal()
-        }
-        done.wait()
+    let batch: @Sendable (Int) async -> UInt64 = { count in
+        var kept: Root?
+        let start = monotonicNanoseconds()
+        for _ in 0..<count { kept = await resolve() }
+        let elapsed = monotonicNanoseconds() - start
+        blackHole(kept)
+        return elapsed
     }
+    return Subject(
+        name: name,
+        run: { count in _ = waitFor { await batch(count) } },
+        measure: { count in waitFor { await batch(count) } }
+    )
 }
 
-/// Runs `body` in a task and waits for it, for the checks.
+/// Runs `body` in a task and waits for it.
 func waitFor<Result>(_ body: @escaping @Sendable () async -> Result) -> Result {
     let done = DispatchSemaphore(value: 0)
     nonisolated(unsafe) var result: Result?

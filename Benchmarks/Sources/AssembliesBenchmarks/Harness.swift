@@ -52,6 +52,23 @@ func monotonicNanoseconds() -> UInt64 {
 struct Subject {
     let name: String
     let run: (Int) -> Void
+    /// The nanoseconds a batch of operations takes: `run` timed from outside, unless the subject
+    /// times its batches itself (see ``init(name:run:measure:)``).
+    let measure: (Int) -> UInt64
+
+    init(name: String, run: @escaping (Int) -> Void) {
+        self.name = name
+        self.run = run
+        measure = { count in time(run, count: count) }
+    }
+
+    /// A subject whose batches time themselves: for work that starts somewhere else — a task — and
+    /// whose start-up is no part of an operation.
+    init(name: String, run: @escaping (Int) -> Void, measure: @escaping (Int) -> UInt64) {
+        self.name = name
+        self.run = run
+        self.measure = measure
+    }
 }
 
 extension Subject {
@@ -93,9 +110,14 @@ func time(_ run: (Int) -> Void, count: Int) -> UInt64 {
 
 /// How many operations make a sample of about `nanoseconds`, after warming the subject up.
 func calibrate(_ run: (Int) -> Void, toTake nanoseconds: UInt64) -> Int {
+    calibrate(measuring: { count in time(run, count: count) }, toTake: nanoseconds)
+}
+
+/// How many operations make a sample of about `nanoseconds`, as `measure` times batches.
+func calibrate(measuring measure: (Int) -> UInt64, toTake nanoseconds: UInt64) -> Int {
     var count = 1
     while true {
-        let elapsed = time(run, count: count)
+        let elapsed = measure(count)
         if elapsed >= nanoseconds / 8 || count >= 1 << 30 {
             let scaled = Double(count) * Double(nanoseconds) / Double(max(elapsed, 1))
             return max(1, Int(scaled.rounded()))
@@ -108,13 +130,13 @@ func calibrate(_ run: (Int) -> Void, toTake nanoseconds: UInt64) -> Int {
 ///
 /// - Returns: Nanoseconds per operation, indexed `[subject][round]`.
 func measureInterleaved(_ subjects: [Subject], plan: MeasurementPlan) -> [[Double]] {
-    let counts = subjects.map { calibrate($0.run, toTake: plan.sampleNanoseconds) }
+    let counts = subjects.map { calibrate(measuring: $0.measure, toTake: plan.sampleNanoseconds) }
     var samples = Array(repeating: [Double](), count: subjects.count)
     var order = Array(subjects.indices)
     for _ in 0..<plan.rounds {
         order.shuffle()
         for index in order {
-            let elapsed = time(subjects[index].run, count: counts[index])
+            let elapsed = subjects[index].measure(counts[index])
             samples[index].append(Double(elapsed) / Double(counts[index]))
         }
     }

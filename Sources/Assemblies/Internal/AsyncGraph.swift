@@ -78,6 +78,7 @@ final class AsyncGraph: @unchecked Sendable {
         graph.installed { resolver in
             resolver.beginGraph(of: family, keepingSingletonsIn: store, overriddenBy: context, observedBy: observation)
         }
+        family.openAsyncGraphs.increment()
         family.interceptCount.increment()
         return graph
     }
@@ -86,12 +87,14 @@ final class AsyncGraph: @unchecked Sendable {
     func finish() {
         installed { $0.finishGraph() }
         family.interceptCount.decrement()
+        family.openAsyncGraphs.decrement()
     }
 
     /// Ends a graph whose top-level read threw.
     func abandon() {
         installed { $0.abandonGraph() }
         family.interceptCount.decrement()
+        family.openAsyncGraphs.decrement()
     }
 
     /// Runs `body` with the graph's resolver as this thread's current one, then puts back the

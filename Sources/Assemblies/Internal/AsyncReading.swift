@@ -199,7 +199,13 @@ enum AsyncReading {
             case .instance(let object):
                 return unboxStored(object, scope: scope, as: T.self)
             case .wait(let slot, let store):
-                let outcome = await store.wait(for: slot, by: graph.resolver.thread, cancellable: cancellation != nil)
+                let chain = graph.resolver.threadChain(to: key.pointee).map(StoredKey.init)
+                let outcome = await store.wait(
+                    for: slot,
+                    by: graph.resolver.thread,
+                    readingFrom: chain,
+                    cancellable: cancellation != nil
+                )
                 switch outcome {
                 case .changed:
                     continue

@@ -27,6 +27,9 @@ final class Family: Sendable {
     /// (``AsyncGraph``). While it is zero, no read looks for a task's overrides or graph or reports
     /// itself: a read checks this one word first.
     @usableFromInline let interceptCount = AtomicCount()
+    /// How many async graphs of this family are open, in any task (they count in ``interceptCount``
+    /// too). While it is zero, an intercepted read doesn't look for the task's graph.
+    let openAsyncGraphs = AtomicCount()
     /// The singletons, weak singletons and resettable scopes' instances.
     @usableFromInline let singletons = SingletonStore()
     /// The values the root was created with; immutable, so read without a lock.
@@ -74,6 +77,7 @@ final class Family: Sendable {
     deinit {
         // Nothing reads the count now: each reader holds the family (an assembly's `family`).
         interceptCount.deallocate()
+        openAsyncGraphs.deallocate()
     }
 
     // MARK: Assemblies

@@ -51,8 +51,14 @@ final class Recording: @unchecked Sendable {
 
     /// Whether a read made on `thread` (a thread's, or a task's, see ``ResolverThread/task``) is
     /// recorded.
+    @inline(__always)
     func records(on thread: ResolverThread) -> Bool {
         if let own = self.thread { return own === thread }
+        return isTasks(thread)
+    }
+
+    /// Whether a read made on `thread` is this recording's task's.
+    private func isTasks(_ thread: ResolverThread) -> Bool {
         if let reader = thread.task { return reader == task }
         return withUnsafeCurrentTask { $0 != nil && $0 == task }
     }

@@ -19,7 +19,9 @@ extension Resolver {
         if let capture = pendingCapture {
             return capture.capture(key.pointee, scope: scope, on: self)
         }
-        if activeFamilyID == 0 && !isClosing && !thread.isTask, let graph = AsyncGraph.ofCurrentTask() {
+        if !family.openAsyncGraphs.isZero && activeFamilyID == 0 && !isClosing && !thread.isTask,
+            let graph = AsyncGraph.ofCurrentTask()
+        {
             // A synchronous read in an async body, or below it, while this thread is in no graph:
             // it joins the task's graph (see `AsyncGraph`).
             return try graph.installed { (resolver) throws(E) in

@@ -179,9 +179,18 @@ final class SingletonStore: @unchecked Sendable {
 
     /// Suspends the task of `thread` until `slot` is published, given up or changes hands — or,
     /// when `cancellable`, until the task is cancelled. No thread waits meanwhile: the slot keeps
-    /// the task's continuation, and whoever changes the slot resumes it.
-    func wait(for slot: SingletonSlot, by thread: ResolverThread, cancellable: Bool) async -> WaitOutcome {
+    /// the task's continuation, and whoever changes the slot resumes it. A task that is still
+    /// waiting after ``WaitWarning/delay`` prints a warning naming `chain`, the definitions it reads
+    /// the singleton from, once.
+    func wait(
+        for slot: SingletonSlot,
+        by thread: ResolverThread,
+        readingFrom chain: [StoredKey],
+        cancellable: Bool
+    ) async -> WaitOutcome {
         let waiter = TaskWaiter(thread: thread)
+        let warning = warnLater(if: waiter, stillWaitsFor: slot, readingFrom: chain)
+        defer { warning?.cancel() }
         let outcome: WaitOutcome
         if cancellable {
             outcome = await withTaskCancellationHandler {
@@ -225,6 +234,26 @@ final class SingletonStore: @unchecked Sendable {
         }
         // Resumed outside the lock: a cancellation handler may take it while holding the task's.
         if let outcome { continuation.resume(returning: outcome) }
+    }
+
+    /// A task that prints the wait warning after ``WaitWarning/delay`` if `waiter` still waits for
+    /// `slot` then; nil when the delay is too long to ever pass.
+    private func warnLater(
+        if waiter: TaskWaiter,
+        stillWaitsFor slot: SingletonSlot,
+        readingFrom chain: [StoredKey]
+    ) -> Task<Void, Never>? {
+        let delay = WaitWarning.delay
+        guard delay >= 0 && delay < 1e9 else { return nil }
+        return Task.detached {
+            try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            guard !Task.isCancelled else { return }
+            let message: String? = self.lock.withLock {
+                guard waiter.continuation != nil else { return nil }
+                return Self.taskWaitWarning(waiter: waiter.thread, seconds: delay, slot: slot, chain: chain)
+            }
+            if let message { WaitWarning.print(message) }
+        }
     }
 
     /// Resumes `waiter` as cancelled, unless the slot has resumed it already.
@@ -418,6 +447,25 @@ final class SingletonStore: @unchecked Sendable {
             chain waits for this thread (a DispatchQueue.sync, a semaphore, a lock), neither can go \
             on. To fix this, don't wait for other threads in definition bodies and hooks; build what \
             they wait for before the singleton, or eagerly with activate(). Still waiting.
+            """
+    }
+
+    /// The warning of a task that has waited `seconds` for `slot`, reading it from `chain`; lock
+    /// held (the message describes keys' argument values, which have no lock to take).
+    private static func taskWaitWarning(
+        waiter: ResolverThread,
+        seconds: Double,
+        slot: SingletonSlot,
+        chain: [StoredKey]
+    ) -> String {
+        let holderDescription = slot.owner.map(\.description) ?? "another task"
+        return """
+            \(waiter.description) has waited \(seconds) s for the singleton \(slot.key.description), \
+            which \(holderDescription) is building or is about to publish: \(Failure.describe(slot.chain.map(\.key))). \
+            This task reads it from \(Failure.describe(chain.map(\.key))). If code running in that \
+            chain awaits this task (a child task it started, a continuation this task resumes) or waits \
+            for it, neither can go on. To fix this, read the singleton before starting the work that \
+            needs it, or build it eagerly with activate(). Still waiting.
             """
     }
 }
