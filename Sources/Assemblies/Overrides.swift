@@ -28,6 +28,9 @@ import Android
 /// }
 /// ```
 ///
+/// A key path can't name a member declared `get async`: name it with a closure that reads it,
+/// ``replace(isolation:awaiting:scope:whenUnused:with:)``.
+///
 /// ## Scopes and singletons
 ///
 /// A double is built in the scope of the definition it replaces, unless `replace` is given another.
@@ -95,7 +98,7 @@ public final class Overrides<Root: Assembly>: Sendable {
         _ = assembly[keyPath: keyPath]
         Resolver.withCurrent { $0.pendingCapture = nil }
         family.interceptCount.decrement()
-        guard let key = capture.key else { Failure.notADefinition(Root.self, Value.self) }
+        guard let (key, prebuilt) = capture.captured else { Failure.notADefinition(Root.self, Value.self) }
         table.add(
             Override(
                 key: key,
@@ -103,8 +106,51 @@ public final class Overrides<Root: Assembly>: Sendable {
                 scope: scope,
                 whenUnused: whenUnused,
                 factory: factory,
-                prebuilt: capture.prebuilt
+                prebuilt: prebuilt
             )
+        )
+    }
+
+    /// Replaces the definition that the async member `member` reads with doubles that `factory`
+    /// builds: the way to name a member declared `get async`, which a key path can't.
+    ///
+    /// ```swift
+    /// await overrides.replace(awaiting: { try await $0.database }) { InMemoryDatabase() }
+    /// ```
+    ///
+    /// `member` reads one member of the assembly — through collaborators, if need be — and nothing
+    /// else. Finding out which definition that is reads it once without running its body: that
+    /// read makes the first double, which the first build that needs one receives. Otherwise it
+    /// is ``replace(_:scope:whenUnused:with:)``; the override stays for the life of these overrides.
+    ///
+    /// - Parameters:
+    ///   - isolation: The actor `member` runs on; the caller's by default.
+    ///   - member: Reads the member that defines the object to replace.
+    ///   - scope: The scope to build doubles in; by default the original definition's.
+    ///   - whenUnused: What `apply` does if no read uses this override; by default what `apply` is
+    ///     told.
+    ///   - factory: Makes a double.
+    public func replace<Value>(
+        isolation: isolated (any Actor)? = #isolation,
+        awaiting member: (Root) async throws -> Value,
+        scope: Scope? = nil,
+        whenUnused: UnusedOverrides? = nil,
+        with factory: @escaping @Sendable () -> Value
+    ) async {
+        let family = assembly.family
+        let capture = OverrideCapture(make: factory)
+        family.interceptCount.increment()
+        family.asyncCaptures.increment()
+        _ = try? await OverrideCapture.$pending.withValue(
+            capture,
+            operation: { try await member(assembly) },
+            isolation: isolation
+        )
+        family.asyncCaptures.decrement()
+        family.interceptCount.decrement()
+        guard let (key, prebuilt) = capture.captured else { Failure.notADefinition(Root.self, Value.self) }
+        table.add(
+            Override(key: key, keyPath: nil, scope: scope, whenUnused: whenUnused, factory: factory, prebuilt: prebuilt)
         )
     }
 

@@ -660,4 +660,38 @@ struct AsyncDefinitionCycleTests {
         #expect(finished, "a thread waited for the task it was running")
         #expect(held.withLock { $0.map { $0.0 === $0.1 } } == true)
     }
+
+    @Test func anOverrideNamesAnAsyncMemberWithAClosure() async {
+        let app = AsyncAssembly()
+        let overrides = Overrides(of: app)
+        await overrides.replace(awaiting: { await $0.connection }) { Connection(url: "memory") }
+        #expect(app.counter["connection"] == 0, "naming it ran no body")
+        await overrides.apply {
+            #expect(await app.repository.connection.url == "memory")
+            #expect(await app.connection.url == "memory")
+        }
+        #expect(overrides.unused.isEmpty)
+        #expect(await app.repository.connection.url == "postgres://localhost/app")
+        #expect(app.counter["connection"] == 1)
+    }
+
+    @Test func aClosureMayNameASynchronousMemberToo() async {
+        let app = AsyncAssembly()
+        let overrides = Overrides(of: app)
+        let double = Log()
+        await overrides.replace(awaiting: { $0.log }, scope: .singleton) { double }
+        await overrides.apply {
+            #expect(await app.repository.log === double)
+            #expect(app.log === double)
+        }
+        #expect(app.log !== double)
+    }
+
+    @Test func aClosureThatReadsNoDefinitionStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let app = AsyncAssembly()
+            await Overrides(of: app).replace(awaiting: { _ in Log() }) { Log() }
+        }
+        #expect(stderr(of: result).contains("reads no definition"))
+    }
 }

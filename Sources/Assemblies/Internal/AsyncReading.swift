@@ -18,6 +18,11 @@ enum AsyncReading {
         isolation: isolated (any Actor)?,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
+        if family.isIntercepted && !family.asyncCaptures.isZero, let capture = OverrideCapture.pending,
+            let double: T = capture.captureFirst(key)
+        {
+            return double
+        }
         // The frame refers to its key for as long as the body runs, across suspensions.
         let keyPointer = UnsafeMutablePointer<DefinitionKey>.allocate(capacity: 1)
         keyPointer.initialize(to: key)

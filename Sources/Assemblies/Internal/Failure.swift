@@ -152,8 +152,8 @@ enum Failure {
     static func notADefinition(_ root: Any.Type, _ value: Any.Type) -> Never {
         stop(
             """
-            an override's key path from \(root) to \(value) reads no definition: the member it ends \
-            with never calls `define`. To fix this, name a property whose getter is \
+            an override's key path (or closure) from \(root) to \(value) reads no definition: the \
+            member it ends with never calls `define`. To fix this, name a property whose getter is \
             `define { ... }`; to replace a collaborator, use \
             `overrides.replace(CollaboratorAssembly.self, with: Subclass.self)`.
             """

@@ -30,6 +30,10 @@ final class Family: Sendable {
     /// How many async graphs of this family are open, in any task (they count in ``interceptCount``
     /// too). While it is zero, an intercepted read doesn't look for the task's graph.
     let openAsyncGraphs = AtomicCount()
+    /// How many ``Overrides/replace(isolation:awaiting:scope:whenUnused:with:)`` calls are finding
+    /// out which definition their closure reads (they count in ``interceptCount`` too). While it is
+    /// zero, an intercepted read doesn't look for ``OverrideCapture/pending``.
+    let asyncCaptures = AtomicCount()
     /// The singletons, weak singletons and resettable scopes' instances.
     @usableFromInline let singletons = SingletonStore()
     /// The values the root was created with; immutable, so read without a lock.
@@ -78,6 +82,7 @@ final class Family: Sendable {
         // Nothing reads the count now: each reader holds the family (an assembly's `family`).
         interceptCount.deallocate()
         openAsyncGraphs.deallocate()
+        asyncCaptures.deallocate()
     }
 
     // MARK: Assemblies

@@ -30,10 +30,9 @@ final class Observation: Sendable {
 
 /// The reads of one family made on one thread, or by one task, while a block runs, for
 /// ``Assembly/recordGraph(of:)`` and ``Assembly/buildReport(of:)`` and their async variants.
-final class Recording: @unchecked Sendable {
-    // @unchecked: `task` is never used but to compare; `collected` is locked.
+final class Recording: Sendable {
     private let thread: ResolverThread?
-    private let task: UnsafeCurrentTask?
+    private let task: RecordedTask?
     private let collected = Locked<[Resolution]>([])
 
     /// Records the reads made on `thread`.
@@ -46,7 +45,7 @@ final class Recording: @unchecked Sendable {
     /// them, on whichever threads it runs.
     init(task: UnsafeCurrentTask) {
         thread = nil
-        self.task = task
+        self.task = RecordedTask(task)
     }
 
     /// Whether a read made on `thread` (a thread's, or a task's, see ``ResolverThread/task``) is
@@ -54,13 +53,7 @@ final class Recording: @unchecked Sendable {
     @inline(__always)
     func records(on thread: ResolverThread) -> Bool {
         if let own = self.thread { return own === thread }
-        return isTasks(thread)
-    }
-
-    /// Whether a read made on `thread` is this recording's task's.
-    private func isTasks(_ thread: ResolverThread) -> Bool {
-        if let reader = thread.task { return reader == task }
-        return withUnsafeCurrentTask { $0 != nil && $0 == task }
+        return task.unsafelyUnwrapped.made(on: thread)
     }
 
     func append(_ resolution: Resolution) {
@@ -119,5 +112,24 @@ extension Family {
         defer { changeObservation(removing: recording) }
         let result = try await body()
         return (result, recording.resolutions)
+    }
+}
+
+/// The task of a ``Recording``, kept apart so that a recording of a thread compares one pointer.
+private final class RecordedTask: @unchecked Sendable {
+    // @unchecked: `task` is never used but to compare.
+    /// Held, so that no other task can ever compare equal to it.
+    private let task: UnsafeCurrentTask
+
+    init(_ task: UnsafeCurrentTask) {
+        self.task = task
+    }
+
+    /// Whether a read made on `thread` is this task's: on one of its async graphs, or on a thread
+    /// while this task runs there.
+    @inline(never)
+    func made(on thread: ResolverThread) -> Bool {
+        if let reader = thread.task { return reader == task }
+        return withUnsafeCurrentTask { $0 != nil && $0 == task }
     }
 }

@@ -183,7 +183,8 @@ final class Override: @unchecked Sendable {
     /// The definition it replaces (with the arguments of a key path through a subscript).
     let storedKey: StoredKey
     var key: DefinitionKey { storedKey.key }
-    let keyPath: AnyKeyPath
+    /// The key path that named it; nil for an async member, named by a closure.
+    let keyPath: AnyKeyPath?
     @usableFromInline let scope: Scope?
     let whenUnused: UnusedOverrides?
     private let factory: @Sendable () -> Any
@@ -194,7 +195,7 @@ final class Override: @unchecked Sendable {
 
     init(
         key: StoredKey,
-        keyPath: AnyKeyPath,
+        keyPath: AnyKeyPath?,
         scope: Scope?,
         whenUnused: UnusedOverrides?,
         factory: @escaping @Sendable () -> Any,
@@ -224,14 +225,22 @@ final class Override: @unchecked Sendable {
 /// Evaluating the key path runs the getter, which calls `define`; the resolver hands that call to
 /// ``capture(_:scope:on:)`` instead of running the definition's body. The getter must return
 /// something, so the capture makes the first double then — the override hands it out later.
+///
+/// An async member, which a key path can't name, is read by a closure instead, in a task that
+/// carries the capture in ``pending`` (see ``Overrides/replace(isolation:awaiting:scope:whenUnused:with:)``):
+/// the first definition it reads is captured, on whichever thread the read runs.
 @usableFromInline
-final class OverrideCapture {
+final class OverrideCapture: @unchecked Sendable {
+    // @unchecked: `key` and `prebuilt` are set once, under `lock`, and read under it.
+    /// The capture of the async member being read in this task, if any.
+    @TaskLocal static var pending: OverrideCapture?
+
     let make: () -> Any
+    private let lock = Lock()
     /// The definition the key path reads, kept with its arguments: the read that made it has
     /// returned by the time the override is added.
-    var key: StoredKey?
-    var scope: Scope?
-    var prebuilt: Any?
+    private var key: StoredKey?
+    private var prebuilt: Any?
 
     init(make: @escaping () -> Any) {
         self.make = make
@@ -240,11 +249,24 @@ final class OverrideCapture {
     @usableFromInline
     func capture<T>(_ key: DefinitionKey, scope: Scope, on resolver: Resolver) -> T {
         resolver.pendingCapture = nil
+        return captureFirst(key).unsafelyUnwrapped
+    }
+
+    /// Captures `key`, the definition being read, and returns the first double — unless a
+    /// definition was captured already: nil, and the read goes on.
+    func captureFirst<T>(_ key: DefinitionKey) -> T? {
+        guard lock.withLock({ self.key == nil }) else { return nil }
         let made = make()
         guard let instance = made as? T else { Failure.keyPathIsNotTheDefinition(key, value: type(of: made)) }
-        self.key = StoredKey(key)
-        self.scope = scope
-        prebuilt = made
+        lock.withLock {
+            self.key = StoredKey(key)
+            prebuilt = made
+        }
         return instance
+    }
+
+    /// What was captured, once the read has returned.
+    var captured: (key: StoredKey, prebuilt: Any?)? {
+        lock.withLock { key.map { ($0, prebuilt) } }
     }
 }

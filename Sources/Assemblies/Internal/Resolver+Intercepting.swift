@@ -19,6 +19,11 @@ extension Resolver {
         if let capture = pendingCapture {
             return capture.capture(key.pointee, scope: scope, on: self)
         }
+        if !family.asyncCaptures.isZero, let capture = OverrideCapture.pending,
+            let double: T = capture.captureFirst(key.pointee)
+        {
+            return double
+        }
         if !family.openAsyncGraphs.isZero && activeFamilyID == 0 && !isClosing && !thread.isTask,
             let graph = AsyncGraph.ofCurrentTask()
         {

@@ -155,6 +155,16 @@ struct AsyncDefinitionsArticle {
         }
     }
 
+    @Test func anOverrideNamesTheDatabaseWithAClosure() async throws {
+        let storage = StorageAssembly(configuration: Settings(databaseURL: "postgres://localhost/app"))
+        let overrides = Overrides(of: storage)
+        await overrides.replace(awaiting: { try await $0.database }) { Database(url: "memory") }
+        try await overrides.apply {
+            let repository = try await storage.repository  // on the in-memory database
+            #expect(repository.database.url == "memory")
+        }
+    }
+
     @MainActor
     @Test func aMainActorViewModel() async throws {
         let screens = ScreensAssembly(configuration: Settings(databaseURL: "postgres://localhost/app"))
