@@ -115,7 +115,7 @@ public final class Overrides<Root: Assembly>: Sendable {
     /// builds: the way to name a member declared `get async`, which a key path can't.
     ///
     /// ```swift
-    /// await overrides.replace(awaiting: { try await $0.database }) { InMemoryDatabase() }
+    /// await overrides.replace(awaiting: { try await $0.database }, with: { InMemoryDatabase() })
     /// ```
     ///
     /// `member` reads one member of the assembly — through collaborators, if need be — and nothing

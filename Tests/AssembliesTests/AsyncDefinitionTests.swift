@@ -664,7 +664,7 @@ struct AsyncDefinitionCycleTests {
     @Test func anOverrideNamesAnAsyncMemberWithAClosure() async {
         let app = AsyncAssembly()
         let overrides = Overrides(of: app)
-        await overrides.replace(awaiting: { await $0.connection }) { Connection(url: "memory") }
+        await overrides.replace(awaiting: { await $0.connection }, with: { Connection(url: "memory") })
         #expect(app.counter["connection"] == 0, "naming it ran no body")
         await overrides.apply {
             #expect(await app.repository.connection.url == "memory")
@@ -679,7 +679,7 @@ struct AsyncDefinitionCycleTests {
         let app = AsyncAssembly()
         let overrides = Overrides(of: app)
         let double = Log()
-        await overrides.replace(awaiting: { $0.log }, scope: .singleton) { double }
+        await overrides.replace(awaiting: { $0.log }, scope: .singleton, with: { double })
         await overrides.apply {
             #expect(await app.repository.log === double)
             #expect(app.log === double)
@@ -690,7 +690,7 @@ struct AsyncDefinitionCycleTests {
     @Test func aClosureThatReadsNoDefinitionStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let app = AsyncAssembly()
-            await Overrides(of: app).replace(awaiting: { _ in Log() }) { Log() }
+            await Overrides(of: app).replace(awaiting: { _ in Log() }, with: { Log() })
         }
         #expect(stderr(of: result).contains("reads no definition"))
     }

@@ -158,7 +158,7 @@ struct AsyncDefinitionsArticle {
     @Test func anOverrideNamesTheDatabaseWithAClosure() async throws {
         let storage = StorageAssembly(configuration: Settings(databaseURL: "postgres://localhost/app"))
         let overrides = Overrides(of: storage)
-        await overrides.replace(awaiting: { try await $0.database }) { Database(url: "memory") }
+        await overrides.replace(awaiting: { try await $0.database }, with: { Database(url: "memory") })
         try await overrides.apply {
             let repository = try await storage.repository  // on the in-memory database
             #expect(repository.database.url == "memory")
