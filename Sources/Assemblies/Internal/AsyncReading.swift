@@ -19,9 +19,9 @@ enum AsyncReading {
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
         if family.isIntercepted && !family.asyncCaptures.isZero, let capture = OverrideCapture.pending,
-            let double: T = capture.captureFirst(key)
+            capture.isCapturing
         {
-            return double
+            return capture.captureFirst(key)
         }
         // The frame refers to its key for as long as the body runs, across suspensions.
         let keyPointer = UnsafeMutablePointer<DefinitionKey>.allocate(capacity: 1)

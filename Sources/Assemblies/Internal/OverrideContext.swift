@@ -249,13 +249,16 @@ final class OverrideCapture: @unchecked Sendable {
     @usableFromInline
     func capture<T>(_ key: DefinitionKey, scope: Scope, on resolver: Resolver) -> T {
         resolver.pendingCapture = nil
-        return captureFirst(key).unsafelyUnwrapped
+        return captureFirst(key)
     }
 
-    /// Captures `key`, the definition being read, and returns the first double — unless a
-    /// definition was captured already: nil, and the read goes on.
-    func captureFirst<T>(_ key: DefinitionKey) -> T? {
-        guard lock.withLock({ self.key == nil }) else { return nil }
+    /// Whether no definition has been captured yet: the next one read will be.
+    var isCapturing: Bool { lock.withLock { key == nil } }
+
+    /// Captures `key`, the definition being read, and returns the first double. (Read only while
+    /// ``isCapturing``: the member's first read is the only one its closure makes before this
+    /// returns.)
+    func captureFirst<T>(_ key: DefinitionKey) -> T {
         let made = make()
         guard let instance = made as? T else { Failure.keyPathIsNotTheDefinition(key, value: type(of: made)) }
         lock.withLock {

@@ -19,19 +19,13 @@ extension Resolver {
         if let capture = pendingCapture {
             return capture.capture(key.pointee, scope: scope, on: self)
         }
-        if !family.asyncCaptures.isZero, let capture = OverrideCapture.pending,
-            let double: T = capture.captureFirst(key.pointee)
-        {
-            return double
+        if !family.asyncCaptures.isZero, let capture = OverrideCapture.pending, capture.isCapturing {
+            return capture.captureFirst(key.pointee)
         }
         if !family.openAsyncGraphs.isZero && activeFamilyID == 0 && !isClosing && !thread.isTask,
             let graph = AsyncGraph.ofCurrentTask()
         {
-            // A synchronous read in an async body, or below it, while this thread is in no graph:
-            // it joins the task's graph (see `AsyncGraph`).
-            return try graph.installed { (resolver) throws(E) in
-                try Reading.resolve(key, scope: scope, in: family, on: resolver, body)
-            }
+            return try readInTaskGraph(graph, key, scope: scope, in: family, body)
         }
         let isInGraph = activeFamilyID == family.id | Self.interceptedGraph
         if !isInGraph && (activeFamilyID != 0 || isClosing) {
@@ -64,6 +58,22 @@ extension Resolver {
             isInGraph: isInGraph,
             body
         )
+    }
+
+    /// A synchronous read in an async body, or below it, while this thread is in no graph: it joins
+    /// the task's graph (see `AsyncGraph`). A function of its own, so that the generic code of the
+    /// intercepted path around it doesn't grow.
+    @inline(never)
+    func readInTaskGraph<T, E: Error>(
+        _ graph: AsyncGraph,
+        _ key: UnsafePointer<DefinitionKey>,
+        scope: Scope,
+        in family: Family,
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
+        try graph.installed { (resolver) throws(E) in
+            try Reading.resolve(key, scope: scope, in: family, on: resolver, body)
+        }
     }
 
     /// Reads `key` in the graph open on this resolver, or in a new graph whose singletons are
