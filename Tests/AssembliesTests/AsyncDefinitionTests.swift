@@ -115,6 +115,23 @@ private class AsyncAssembly: Assembly, @unchecked Sendable {
     func connection(to url: String) async -> Connection {
         await define(arguments: url) { await Connection.open(url) }
     }
+
+    /// A chain of `depth` async reads, each awaiting the next and reading `log` after it.
+    func chain(_ depth: Int) async -> Chain {
+        await define(arguments: depth) {
+            let next = depth == 0 ? nil : await self.chain(depth - 1)
+            return Chain(next: next, log: self.log)
+        }
+    }
+}
+
+private final class Chain: @unchecked Sendable {
+    let next: Chain?
+    let log: Log
+    init(next: Chain?, log: Log) {
+        self.next = next
+        self.log = log
+    }
 }
 
 @Suite("Async definitions", .timeLimit(.minutes(1)))
@@ -175,6 +192,19 @@ struct AsyncDefinitionTests {
         let again = await app.repositoryOnItsOwnLog
         #expect(repository.log !== again.log, "each graph has its own log")
         #expect(app.foundTheLog.withLock { $0 } == [true, true])
+    }
+
+    @Test func tenThousandLevelsOfAsyncReadsShareOneGraph() async {
+        let app = AsyncAssembly()
+        var link: Chain? = await app.chain(10_000)
+        var levels = 0
+        let log = link?.log
+        while let current = link {
+            #expect(current.log === log)
+            levels += 1
+            link = current.next
+        }
+        #expect(levels == 10_001)
     }
 
     @Test func prototypesAndArguments() async {
