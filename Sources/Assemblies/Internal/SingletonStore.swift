@@ -35,7 +35,7 @@ final class SingletonStore: @unchecked Sendable {
         /// a cycle through initializers across threads. `chain` is the building thread's.
         case initializerCycle(chain: [StoredKey])
         /// Another thread or task builds it, or holds it back: a task waits for it with
-        /// ``wait(for:by:cancellable:)`` (see ``claimWithoutWaiting(_:scope:for:)``).
+        /// ``wait(for:by:readingFrom:cancellable:)`` (see ``claimWithoutWaiting(_:scope:for:)``).
         case busy(SingletonSlot)
     }
 
@@ -248,11 +248,22 @@ final class SingletonStore: @unchecked Sendable {
         return Task.detached {
             try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
             guard !Task.isCancelled else { return }
-            let message: String? = self.lock.withLock {
+            let waitedFor: (holder: ResolverThread?, key: StoredKey, chain: [StoredKey])? = self.lock.withLock {
                 guard waiter.continuation != nil else { return nil }
-                return Self.taskWaitWarning(waiter: waiter.thread, seconds: delay, slot: slot, chain: chain)
+                return (slot.owner, slot.storedKey, slot.chain)
             }
-            if let message { WaitWarning.print(message) }
+            // Described outside the lock: describing argument values runs their `description`.
+            guard let waitedFor else { return }
+            WaitWarning.print(
+                Self.taskWaitWarning(
+                    waiter: waiter.thread,
+                    seconds: delay,
+                    key: waitedFor.key,
+                    holder: waitedFor.holder,
+                    holderChain: waitedFor.chain,
+                    chain: chain
+                )
+            )
         }
     }
 
@@ -450,18 +461,20 @@ final class SingletonStore: @unchecked Sendable {
             """
     }
 
-    /// The warning of a task that has waited `seconds` for `slot`, reading it from `chain`; lock
-    /// held (the message describes keys' argument values, which have no lock to take).
+    /// The warning of a task that has waited `seconds` for the singleton `key`, which `holder` is
+    /// building through `holderChain`, reading it from `chain`.
     private static func taskWaitWarning(
         waiter: ResolverThread,
         seconds: Double,
-        slot: SingletonSlot,
+        key: StoredKey,
+        holder: ResolverThread?,
+        holderChain: [StoredKey],
         chain: [StoredKey]
     ) -> String {
-        let holderDescription = slot.owner.map(\.description) ?? "another task"
+        let holderDescription = holder.map(\.description) ?? "another task"
         return """
-            \(waiter.description) has waited \(seconds) s for the singleton \(slot.key.description), \
-            which \(holderDescription) is building or is about to publish: \(Failure.describe(slot.chain.map(\.key))). \
+            \(waiter.description) has waited \(seconds) s for the singleton \(key.key.description), \
+            which \(holderDescription) is building or is about to publish: \(Failure.describe(holderChain.map(\.key))). \
             This task reads it from \(Failure.describe(chain.map(\.key))). If code running in that \
             chain awaits this task (a child task it started, a continuation this task resumes) or waits \
             for it, neither can go on. To fix this, read the singleton before starting the work that \
