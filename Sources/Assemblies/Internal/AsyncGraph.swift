@@ -48,6 +48,10 @@ final class AsyncGraph: @unchecked Sendable {
     @usableFromInline let resolver: Resolver
     /// The graph of another family that the task had open when it opened this one, if any.
     let outer: AsyncGraph?
+    /// Cleared when the graph's top-level read returns or throws: a task started in one of its
+    /// bodies may still carry it in ``current``, and a task allocated where the graph's task was,
+    /// after that one ended, would compare equal to it.
+    private var isOpen = true
 
     private init(family: Family, outer: AsyncGraph?, owner: UnsafeCurrentTask) {
         self.family = family
@@ -56,11 +60,12 @@ final class AsyncGraph: @unchecked Sendable {
         resolver.outer = outer?.resolver
     }
 
-    /// The innermost graph the current task opened, if any.
+    /// The innermost graph the current task opened and is still reading in, if any.
     @usableFromInline
     static func ofCurrentTask() -> AsyncGraph? {
-        guard let graph = current else { return nil }
-        return graph.resolver.thread.isCurrentTask ? graph : nil
+        // The task first: `isOpen` belongs to the graph's task, and other tasks never read it.
+        guard let graph = current, graph.resolver.thread.isCurrentTask, graph.isOpen else { return nil }
+        return graph
     }
 
     /// Opens a graph of `family` for the current task, which keeps singletons in `store` and is
@@ -86,6 +91,7 @@ final class AsyncGraph: @unchecked Sendable {
     /// Runs the `afterAllInjections` steps, then ends the graph.
     func finish() {
         installed { $0.finishGraph() }
+        isOpen = false
         family.interceptCount.decrement()
         family.openAsyncGraphs.decrement()
     }
@@ -93,16 +99,17 @@ final class AsyncGraph: @unchecked Sendable {
     /// Ends a graph whose top-level read threw.
     func abandon() {
         installed { $0.abandonGraph() }
+        isOpen = false
         family.interceptCount.decrement()
         family.openAsyncGraphs.decrement()
     }
 
     /// Runs `body` with the graph's resolver as this thread's current one, then puts back the
     /// thread's own. `body` can't suspend, so the graph never stays installed on a thread that runs
-    /// another task.
-    @inlinable
+    /// another task. The task's reads check the stack of this thread meanwhile.
     func installed<Result, E: Error>(_ body: (Resolver) throws(E) -> Result) throws(E) -> Result {
-        let previous = pthread_getspecific(resolverKey)
+        let previous = pthread_getspecific(resolverKey) ?? Resolver.makeCurrent()
+        resolver.thread.stack = Unmanaged<Resolver>.fromOpaque(previous).takeUnretainedValue().thread.stack
         pthread_setspecific(resolverKey, Unmanaged.passUnretained(resolver).toOpaque())
         defer { pthread_setspecific(resolverKey, previous) }
         return try body(resolver)

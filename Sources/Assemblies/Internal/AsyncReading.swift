@@ -19,7 +19,7 @@ enum AsyncReading {
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
         if family.isIntercepted && !family.asyncCaptures.isZero, let capture = OverrideCapture.pending,
-            capture.isCapturing
+            capture.takesThisRead()
         {
             return capture.captureFirst(key)
         }
@@ -198,7 +198,7 @@ enum AsyncReading {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
-        let cancellation = CancellationError() as? E
+        var cancellation = CancellationError() as? E
         while true {
             switch graph.installed({ $0.claimStoredForTask(key, scope: scope) }) {
             case .instance(let object):
@@ -211,8 +211,18 @@ enum AsyncReading {
                     readingFrom: chain,
                     cancellable: cancellation != nil
                 )
+                // Threads may have taken instances of this task's frames while it waited.
+                let hasHandedOut = graph.installed { resolver in
+                    resolver.takeInbox()
+                    return resolver.outermostHandedOut() != nil
+                }
                 switch outcome {
                 case .changed:
+                    continue
+                case .cancelled where hasHandedOut:
+                    // Throwing now would leave an instance that was handed out unfinished, which
+                    // stops the program (see `bodyThrew(at:)`): this reader waits for the singleton.
+                    cancellation = nil
                     continue
                 case .cancelled:
                     throw cancellation.unsafelyUnwrapped

@@ -329,6 +329,22 @@ enum Failure {
         )
     }
 
+    static func graphsWaitOnOneThread(_ chain: [DefinitionKey], held: [DefinitionKey]) -> Never {
+        let waited = chain[chain.count - 1].description
+        stop(
+            """
+            a read waits for a singleton that a graph below it on the same thread is building or \
+            holding back: the read is \(describe(chain)), and \(waited) belongs to the graph reading \
+            \(describe(held)), below it. An async body's task and the thread it runs on keep graphs of \
+            their own: a synchronous read in an async body joins the task's graph when it reads the \
+            body's family — directly or from below a read of another family — and stays in the \
+            thread's graph otherwise. When one graph reads back what the other is building, neither \
+            can go on. To fix this, read \(waited) in the async body first, so that it is built \
+            before, or break the cycle between the two families.
+            """
+        )
+    }
+
     static func definitionUsedOutsideItsBody() -> Never {
         stop(
             """

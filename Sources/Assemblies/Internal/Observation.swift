@@ -118,7 +118,8 @@ extension Family {
 /// The task of a ``Recording``, kept apart so that a recording of a thread compares one pointer.
 private final class RecordedTask: @unchecked Sendable {
     // @unchecked: `task` is never used but to compare.
-    /// Held, so that no other task can ever compare equal to it.
+    /// Compared only while the recording is registered, which is while the task runs the recorded
+    /// block: no other task can have its address meanwhile.
     private let task: UnsafeCurrentTask
 
     init(_ task: UnsafeCurrentTask) {

@@ -231,7 +231,7 @@ final class Override: @unchecked Sendable {
 /// the first definition it reads is captured, on whichever thread the read runs.
 @usableFromInline
 final class OverrideCapture: @unchecked Sendable {
-    // @unchecked: `key` and `prebuilt` are set once, under `lock`, and read under it.
+    // @unchecked: `isTaken`, `key` and `prebuilt` are set once, under `lock`, and read under it.
     /// The capture of the async member being read in this task, if any.
     @TaskLocal static var pending: OverrideCapture?
 
@@ -241,6 +241,8 @@ final class OverrideCapture: @unchecked Sendable {
     /// returned by the time the override is added.
     private var key: StoredKey?
     private var prebuilt: Any?
+    /// Whether a read has been chosen to be captured.
+    private var isTaken = false
 
     init(make: @escaping () -> Any) {
         self.make = make
@@ -252,12 +254,17 @@ final class OverrideCapture: @unchecked Sendable {
         return captureFirst(key)
     }
 
-    /// Whether no definition has been captured yet: the next one read will be.
-    var isCapturing: Bool { lock.withLock { key == nil } }
+    /// Whether the calling read is the one to capture: true for the first read only, even when
+    /// reads of child tasks the closure started race for it.
+    func takesThisRead() -> Bool {
+        lock.withLock {
+            defer { isTaken = true }
+            return !isTaken
+        }
+    }
 
-    /// Captures `key`, the definition being read, and returns the first double. (Read only while
-    /// ``isCapturing``: the member's first read is the only one its closure makes before this
-    /// returns.)
+    /// Captures `key`, the definition being read, and returns the first double. (Called by the read
+    /// that ``takesThisRead()``.)
     func captureFirst<T>(_ key: DefinitionKey) -> T {
         let made = make()
         guard let instance = made as? T else { Failure.keyPathIsNotTheDefinition(key, value: type(of: made)) }

@@ -19,7 +19,7 @@ extension Resolver {
         if let capture = pendingCapture {
             return capture.capture(key.pointee, scope: scope, on: self)
         }
-        if !family.asyncCaptures.isZero, let capture = OverrideCapture.pending, capture.isCapturing {
+        if !family.asyncCaptures.isZero, let capture = OverrideCapture.pending, capture.takesThisRead() {
             return capture.captureFirst(key.pointee)
         }
         if !family.openAsyncGraphs.isZero && activeFamilyID == 0 && !isClosing && !thread.isTask,
@@ -71,7 +71,11 @@ extension Resolver {
         in family: Family,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
-        try graph.installed { (resolver) throws(E) in
+        let task = graph.resolver.thread
+        let host = task.host
+        task.host = thread
+        defer { task.host = host }
+        return try graph.installed { (resolver) throws(E) in
             try Reading.resolve(key, scope: scope, in: family, on: resolver, body)
         }
     }

@@ -92,6 +92,8 @@ extension Resolver {
             return (object, nil)
         case .initializerCycle(let chain):
             Failure.initializerCycle(chain.map(\.key) + threadChain(to: key))
+        case .heldBelow(let chain):
+            Failure.graphsWaitOnOneThread(threadChain(to: key), held: chain.map(\.key))
         case .build(let slot):
             if key.isMethodWithParameters { Failure.singletonMethodWithParameters(key, scope: scope) }
             return (nil, slot)
@@ -128,7 +130,7 @@ extension Resolver {
             return .build(slot)
         case .busy(let slot):
             return .wait(slot, store)
-        case .taken, .initializerCycle:
+        case .taken, .initializerCycle, .heldBelow:
             preconditionFailure("Assemblies: a task's claim took another thread's instance")
         }
     }

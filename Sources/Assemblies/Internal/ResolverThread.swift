@@ -14,11 +14,15 @@ final class ResolverThread: @unchecked Sendable {
     let number: Int
     /// The thread's name when it first resolved something, for messages.
     let name: String
-    /// Where resolution stops with a message before the stack overflows.
-    let stack: StackLimit
+    /// Where resolution stops with a message before the stack overflows. A task's is the stack of
+    /// the thread it runs on at the time, set whenever its graph's resolver is installed there
+    /// (see ``AsyncGraph/installed(_:)``).
+    var stack: StackLimit
     /// The task this stands for, rather than a thread: the one whose `await` reads open the graphs
-    /// (see ``AsyncGraph``), on whichever threads it runs. Held, so that no other task can ever
-    /// compare equal to it; only ever compared.
+    /// (see ``AsyncGraph``), on whichever threads it runs. Only ever compared, and only while one
+    /// of its graphs is open — while the task runs the graph's top-level read, so that no other
+    /// task can have its address (storing the handle doesn't keep the task alive; see
+    /// ``AsyncGraph/ofCurrentTask()``).
     let task: UnsafeCurrentTask?
 
     /// Whether this stands for a task rather than a thread.
@@ -29,6 +33,18 @@ final class ResolverThread: @unchecked Sendable {
     var isCurrentTask: Bool {
         guard let task else { return false }
         return withUnsafeCurrentTask { $0 == task }
+    }
+
+    /// For a task: the thread whose synchronous read joined the task's graph, while it runs there
+    /// (see ``Resolver/readInTaskGraph(_:_:scope:in:_:)``).
+    var host: ResolverThread?
+
+    /// Whether the code of `reader`, a thread or task other than this one, runs below code of this
+    /// one on the same thread: this is the task running now, or the thread whose read joined
+    /// `reader`'s graph. A slot this one owns then waits for code that can't go on before `reader`
+    /// returns.
+    func isBelow(_ reader: ResolverThread) -> Bool {
+        isTask ? isCurrentTask : reader.host === self
     }
 
     /// The families whose eager singletons this thread is building (see ``Family/activate(_:)``).
@@ -77,16 +93,17 @@ final class ResolverThread: @unchecked Sendable {
         task = nil
     }
 
-    /// The identity of a task's async graphs. A task has no stack of its own to check: its `await`
-    /// reads keep their frames on the heap, and the synchronous reads it makes run on the stack of
-    /// whichever thread it is on at the time.
+    /// The identity of a task's async graphs. A task has no stack of its own: its `await` reads keep
+    /// their frames on the heap, and the synchronous reads it makes run on the stack of whichever
+    /// thread it is on at the time. So its resolvers' inlined check never passes (a span of 0), and
+    /// every push checks ``stack``, the stack of the thread the task runs on now.
     init(task: UnsafeCurrentTask) {
         number = Self.lastNumber.withLock { last in
             last += 1
             return last
         }
         name = ""
-        stack = StackLimit(limit: 0, span: .max, lowest: 0)
+        stack = StackLimit(limit: 0, span: 0, lowest: 0)
         self.task = task
     }
 

@@ -34,6 +34,10 @@ final class SingletonStore: @unchecked Sendable {
         /// Another thread builds it, waits for this one, and has not registered an instance yet:
         /// a cycle through initializers across threads. `chain` is the building thread's.
         case initializerCycle(chain: [StoredKey])
+        /// The graph of a task or thread that runs this read — below it, on this very thread —
+        /// builds it or holds it back, and the read runs in a graph of another thread or task (see
+        /// ``ResolverThread/isBelow(_:)``): waiting would never end. `chain` is the builder's.
+        case heldBelow(chain: [StoredKey])
         /// Another thread or task builds it, or holds it back: a task waits for it with
         /// ``wait(for:by:readingFrom:cancellable:)`` (see ``claimWithoutWaiting(_:scope:for:)``).
         case busy(SingletonSlot)
@@ -52,9 +56,11 @@ final class SingletonStore: @unchecked Sendable {
 
     /// A task waiting for a slot: resumed, outside the lock, when the slot changes.
     final class TaskWaiter: @unchecked Sendable {
-        // @unchecked: `continuation` is only touched under the store's lock.
+        // @unchecked: `continuation` and `isCancelled` are only touched under the store's lock.
         let thread: ResolverThread
         var continuation: UnsafeContinuation<WaitOutcome, Never>?
+        /// Set by the cancellation handler, which may run before the waiter is registered.
+        var isCancelled = false
 
         init(thread: ResolverThread) {
             self.thread = thread
@@ -120,6 +126,7 @@ final class SingletonStore: @unchecked Sendable {
             case .building where slot.owner === claimant.thread:
                 return .inFlight(slot.inFlight, builder: slot.builder.unsafelyUnwrapped)
             case .building, .pending:
+                if slot.owner.unsafelyUnwrapped.isBelow(claimant.thread) { return .heldBelow(chain: slot.chain) }
                 // Checked each time round: the owner, or what it waits for, may have changed.
                 guard WaitRegistry.beginWait(claimant.thread, for: slot, ownedBy: slot.owner.unsafelyUnwrapped) else {
                     return take(slot, by: claimant.thread)
@@ -223,7 +230,7 @@ final class SingletonStore: @unchecked Sendable {
             guard slots[slot.key] === slot, slot.state != .published, let owner = slot.owner,
                 owner !== waiter.thread
             else { return .changed }
-            if isCancelled { return .cancelled }
+            if isCancelled || waiter.isCancelled { return .cancelled }
             guard WaitRegistry.beginWait(waiter.thread, for: slot, ownedBy: owner) else {
                 return .cycle(chain: slot.chain)
             }
@@ -267,9 +274,11 @@ final class SingletonStore: @unchecked Sendable {
         }
     }
 
-    /// Resumes `waiter` as cancelled, unless the slot has resumed it already.
+    /// Resumes `waiter` as cancelled, unless the slot has resumed it already; a waiter that is not
+    /// registered yet is resumed as cancelled when it tries to be (see `suspend`).
     private func cancel(_ waiter: TaskWaiter, on slot: SingletonSlot) {
         let continuation: UnsafeContinuation<WaitOutcome, Never>? = lock.withLock {
+            waiter.isCancelled = true
             slot.taskWaiters.removeAll { $0 === waiter }
             defer { waiter.continuation = nil }
             return waiter.continuation
@@ -297,11 +306,14 @@ final class SingletonStore: @unchecked Sendable {
         }
     }
 
-    /// Wakes the threads waiting for `slot`, so that they look for a cycle of waits again.
+    /// Wakes the threads and tasks waiting for `slot`, so that they look for a cycle of waits again.
     func wakeWaiters(of slot: SingletonSlot) {
-        lock.withLock {
+        let tasks = lock.withLock {
             if !slot.waitingThreads.isEmpty { changed.broadcast() }
+            return takeTaskWaiters(of: slot)
         }
+        // A task claims again, and finds the cycle if there is one now.
+        for waiter in tasks { waiter.resume(returning: .changed) }
     }
 
     private func startBuilding(_ slot: SingletonSlot, for claimant: Claimant) {

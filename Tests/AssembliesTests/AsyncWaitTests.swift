@@ -1,0 +1,241 @@
+import Assemblies
+import Foundation
+import Testing
+
+// Async definitions where tasks, threads and families meet: a task that waits while its instance
+// is taken or handed out, a synchronous read that re-enters another family below an async body,
+// a cancellation that races the start of a wait, a synchronous recursion inside an async body.
+
+private final class Bus: @unchecked Sendable {
+    var service: Service?
+}
+
+private final class Service: @unchecked Sendable {
+    let bus: Bus
+    init(bus: Bus) { self.bus = bus }
+}
+
+private final class Start: @unchecked Sendable {
+    let bus: Bus
+    init(bus: Bus) { self.bus = bus }
+}
+
+/// A family that is never intercepted; its singleton reads a member of the family whose async
+/// graph is open, which reads the singleton back.
+private final class InfrastructureAssembly: Assembly, @unchecked Sendable {
+    let app = Guarded<ApplicationAssembly?>(nil)
+
+    var bus: Bus {
+        define(scope: .singleton) { definition in
+            let bus = definition *~> Bus()
+            bus.service = self.app.withLock { $0 }?.service
+            return bus
+        }
+    }
+}
+
+private final class ApplicationAssembly: Assembly, @unchecked Sendable {
+    let infrastructure = InfrastructureAssembly()
+
+    var service: Service { define { Service(bus: self.infrastructure.bus) } }
+
+    var start: Start {
+        get async {
+            await define {
+                self.infrastructure.app.withLock { $0 = self }
+                await Task.yield()
+                return Start(bus: self.infrastructure.bus)
+            }
+        }
+    }
+}
+
+private final class Config: @unchecked Sendable {}
+
+private final class Second: @unchecked Sendable {
+    let config: Config
+    init(config: Config) { self.config = config }
+}
+
+private final class First: @unchecked Sendable {
+    let config: Config
+    let second: Second
+    init(config: Config, second: Second) {
+        self.config = config
+        self.second = second
+    }
+}
+
+/// Two tasks: the first holds `config` back for its graph's steps and waits for `second`, which
+/// the other task builds, reading `config`: a cycle of waits between a task and a task's
+/// synchronous read, broken by taking the first task's instance.
+private final class HandOverAssembly: Assembly, @unchecked Sendable {
+    let readConfig = Gate()
+
+    var config: Config {
+        define(scope: .singleton) { definition in
+            definition.afterAllInjections { _ in }
+            return Config()
+        }
+    }
+
+    var first: First {
+        get async {
+            await define {
+                let config = self.config
+                self.readConfig.open()
+                return First(config: config, second: await self.second)
+            }
+        }
+    }
+
+    var second: Second {
+        get async {
+            await define(scope: .singleton) {
+                await self.readConfig.wait()
+                // Long enough for the first task to be waiting for this singleton.
+                try? await Task.sleep(nanoseconds: 50_000_000)
+                return Second(config: self.config)
+            }
+        }
+    }
+}
+
+private final class Session: @unchecked Sendable {
+    var user: User?
+    var token: Token?
+}
+
+private final class User: @unchecked Sendable {
+    let session: Session
+    init(session: Session) { self.session = session }
+}
+
+private final class Token: @unchecked Sendable {}
+
+/// A session whose body hands its instance out (a cycle through `user`) and then waits for a
+/// singleton another task builds.
+private final class SessionAssembly: Assembly, @unchecked Sendable {
+    let gate = Gate()
+    let counter = Counter()
+
+    var session: Session {
+        get async throws {
+            try await define { definition in
+                let session = definition *~> Session()
+                session.user = try await self.user
+                session.token = try await self.token
+                return session
+            }
+        }
+    }
+
+    var user: User {
+        get async throws { try await define { User(session: try await self.session) } }
+    }
+
+    var token: Token {
+        get async throws {
+            try await define(scope: .singleton) { () async throws -> Token in
+                counter.tick("token")
+                await self.gate.wait()
+                return Token()
+            }
+        }
+    }
+}
+
+private final class Level: @unchecked Sendable {
+    let next: Level?
+    init(next: Level?) { self.next = next }
+}
+
+private final class DeepAssembly: Assembly, @unchecked Sendable {
+    func endless(_ depth: Int) -> Level {
+        define(arguments: depth) { Level(next: self.endless(depth + 1)) }
+    }
+
+    var entry: Level {
+        get async {
+            await define {
+                await Task.yield()
+                return self.endless(0)
+            }
+        }
+    }
+}
+
+@Suite("Async definitions: waits between tasks, threads and families", .timeLimit(.minutes(1)))
+struct AsyncWaitTests {
+    @Test func aFamilyThatReadsBackIntoTheTasksFamilyBelowAnAsyncBodyStopsInsteadOfWaitingForItself() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            stopsAfter(seconds: 20)
+            _ = await ApplicationAssembly().start
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("a read waits for a singleton that a graph below it on the same thread"), "\(message)")
+        #expect(
+            message.contains(
+                "the read is ApplicationAssembly.start → ApplicationAssembly.service → InfrastructureAssembly.bus"
+            ),
+            "\(message)"
+        )
+        #expect(message.contains("To fix this, read InfrastructureAssembly.bus in the async body first"), "\(message)")
+    }
+
+    @Test func aTaskWhoseInstanceWasTakenWhileItWaitedLetsTheTakerGoOn() async throws {
+        let app = HandOverAssembly()
+        let results = Guarded<(First, Second)?>(nil)
+        let finished = await completes(within: 10) {
+            async let first = app.first
+            async let second = app.second
+            let both = await (first, second)
+            results.withLock { $0 = both }
+        }
+        #expect(finished, "the thread that took the instance waited for ever")
+        let (first, second) = try #require(results.withLock { $0 })
+        #expect(first.second === second)
+        #expect(second.config === first.config)
+        #expect(app.config === first.config)
+    }
+
+    @Test func aCancelledReaderWhoseInstanceIsHandedOutWaitsForTheSingleton() async throws {
+        let app = SessionAssembly()
+        let builder = Task { try await app.token }
+        while app.counter["token"] == 0 { await Task.yield() }
+        let reader = Task { try await app.session }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        reader.cancel()
+        try await Task.sleep(nanoseconds: 20_000_000)
+        app.gate.open()
+        let session = try await reader.value
+        #expect(session.user?.session === session)
+        #expect(try await session.token === builder.value)
+    }
+
+    @Test func aCancellationThatRacesTheStartOfAWaitIsNeverLost() async {
+        let finished = await completes(within: 30) {
+            for _ in 0..<500 {
+                let app = SessionAssembly()
+                let builder = Task { try await app.token }
+                while app.counter["token"] == 0 { await Task.yield() }
+                let reader = Task { try await app.token }
+                reader.cancel()
+                _ = try? await reader.value
+                app.gate.open()
+                _ = try? await builder.value
+            }
+        }
+        #expect(finished, "a cancelled reader went on waiting")
+    }
+
+    @Test func aSynchronousRecursionInAnAsyncBodyStopsBeforeTheStackRunsOut() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            stopsAfter(seconds: 20)
+            _ = await DeepAssembly().entry
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("definitions deep, and the thread's stack is nearly used up"), "\(message)")
+        #expect(message.contains("it began with DeepAssembly.entry"), "\(message)")
+    }
+}
