@@ -29,7 +29,8 @@ extension Assembly {
     ///   - body: Builds, registers and wires the instance, and returns it; it may `await`.
     /// - Returns: The instance for this read.
     /// - Throws: What `body` throws; a `CancellationError` when the body's error type admits one and
-    ///   the task is cancelled while it waits for another task to build the singleton.
+    ///   the task is cancelled while it waits for another task to build the singleton — unless a
+    ///   cycle relies on it waiting on (see <doc:DefiningObjectsThatAreBuiltAsynchronously>).
     public final func define<T, E: Error>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
@@ -71,7 +72,8 @@ extension Assembly {
     ///   - body: Builds and wires the instance, and returns it; it may `await`.
     /// - Returns: The instance for this read.
     /// - Throws: What `body` throws; a `CancellationError` when the body's error type admits one and
-    ///   the task is cancelled while it waits for another task to build the singleton.
+    ///   the task is cancelled while it waits for another task to build the singleton — unless a
+    ///   cycle relies on it waiting on (see <doc:DefiningObjectsThatAreBuiltAsynchronously>).
     public final func define<T, E: Error>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
@@ -120,7 +122,8 @@ extension Assembly {
     ///   - body: Builds, registers and wires the instance, and returns it; it may `await`.
     /// - Returns: The instance for this read and these arguments.
     /// - Throws: What `body` throws; a `CancellationError` when the body's error type admits one and
-    ///   the task is cancelled while it waits for another task to build the singleton.
+    ///   the task is cancelled while it waits for another task to build the singleton — unless a
+    ///   cycle relies on it waiting on (see <doc:DefiningObjectsThatAreBuiltAsynchronously>).
     public final func define<T, E: Error, each Argument: Hashable>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
@@ -173,7 +176,8 @@ extension Assembly {
     ///   - body: Builds and wires the instance, and returns it; it may `await`.
     /// - Returns: The instance for this read and these arguments.
     /// - Throws: What `body` throws; a `CancellationError` when the body's error type admits one and
-    ///   the task is cancelled while it waits for another task to build the singleton.
+    ///   the task is cancelled while it waits for another task to build the singleton — unless a
+    ///   cycle relies on it waiting on (see <doc:DefiningObjectsThatAreBuiltAsynchronously>).
     public final func define<T, E: Error, each Argument: Hashable>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,

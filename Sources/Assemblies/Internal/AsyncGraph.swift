@@ -48,10 +48,6 @@ final class AsyncGraph: @unchecked Sendable {
     @usableFromInline let resolver: Resolver
     /// The graph of another family that the task had open when it opened this one, if any.
     let outer: AsyncGraph?
-    /// Cleared when the graph's top-level read returns or throws: a task started in one of its
-    /// bodies may still carry it in ``current``, and a task allocated where the graph's task was,
-    /// after that one ended, would compare equal to it.
-    private var isOpen = true
 
     private init(family: Family, outer: AsyncGraph?, owner: UnsafeCurrentTask) {
         self.family = family
@@ -60,12 +56,11 @@ final class AsyncGraph: @unchecked Sendable {
         resolver.outer = outer?.resolver
     }
 
-    /// The innermost graph the current task opened and is still reading in, if any.
+    /// The innermost graph the current task opened, if any.
     @usableFromInline
     static func ofCurrentTask() -> AsyncGraph? {
-        // The task first: `isOpen` belongs to the graph's task, and other tasks never read it.
-        guard let graph = current, graph.resolver.thread.isCurrentTask, graph.isOpen else { return nil }
-        return graph
+        guard let graph = current else { return nil }
+        return graph.resolver.thread.isCurrentTask ? graph : nil
     }
 
     /// Opens a graph of `family` for the current task, which keeps singletons in `store` and is
@@ -91,7 +86,7 @@ final class AsyncGraph: @unchecked Sendable {
     /// Runs the `afterAllInjections` steps, then ends the graph.
     func finish() {
         installed { $0.finishGraph() }
-        isOpen = false
+        if outer == nil { resolver.thread.end() }
         family.interceptCount.decrement()
         family.openAsyncGraphs.decrement()
     }
@@ -99,7 +94,7 @@ final class AsyncGraph: @unchecked Sendable {
     /// Ends a graph whose top-level read threw.
     func abandon() {
         installed { $0.abandonGraph() }
-        isOpen = false
+        if outer == nil { resolver.thread.end() }
         family.interceptCount.decrement()
         family.openAsyncGraphs.decrement()
     }
@@ -109,7 +104,7 @@ final class AsyncGraph: @unchecked Sendable {
     /// another task. The task's reads check the stack of this thread meanwhile.
     func installed<Result, E: Error>(_ body: (Resolver) throws(E) -> Result) throws(E) -> Result {
         let previous = pthread_getspecific(resolverKey) ?? Resolver.makeCurrent()
-        resolver.thread.stack = Unmanaged<Resolver>.fromOpaque(previous).takeUnretainedValue().thread.stack
+        resolver.thread.hostStack = Unmanaged<Resolver>.fromOpaque(previous).takeUnretainedValue().thread.currentStack
         pthread_setspecific(resolverKey, Unmanaged.passUnretained(resolver).toOpaque())
         defer { pthread_setspecific(resolverKey, previous) }
         return try body(resolver)

@@ -199,8 +199,15 @@ enum AsyncReading {
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
         var cancellation = CancellationError() as? E
+        var waited = false
         while true {
-            switch graph.installed({ $0.claimStoredForTask(key, scope: scope) }) {
+            let claim = graph.installed { resolver in
+                let claim = resolver.claimStoredForTask(key, scope: scope)
+                // As a thread does after a wait: threads may have taken instances from it meanwhile.
+                if waited { resolver.takeInbox() }
+                return claim
+            }
+            switch claim {
             case .instance(let object):
                 return unboxStored(object, scope: scope, as: T.self)
             case .wait(let slot, let store):
@@ -211,21 +218,23 @@ enum AsyncReading {
                     readingFrom: chain,
                     cancellable: cancellation != nil
                 )
-                // Threads may have taken instances of this task's frames while it waited.
-                let hasHandedOut = graph.installed { resolver in
-                    resolver.takeInbox()
-                    return resolver.outermostHandedOut() != nil
-                }
+                waited = true
                 switch outcome {
                 case .changed:
                     continue
-                case .cancelled where hasHandedOut:
-                    // Throwing now would leave an instance that was handed out unfinished, which
-                    // stops the program (see `bodyThrew(at:)`): this reader waits for the singleton.
+                case .cancelledWhilePinned:
                     cancellation = nil
                     continue
                 case .cancelled:
-                    throw cancellation.unsafelyUnwrapped
+                    let hasHandedOut = graph.installed { resolver in
+                        resolver.takeInbox()
+                        return resolver.outermostHandedOut() != nil
+                    }
+                    // Throwing now would leave an instance that was handed out unfinished, which
+                    // stops the program (see `bodyThrew(at:)`): this reader waits for the singleton.
+                    guard hasHandedOut else { throw cancellation.unsafelyUnwrapped }
+                    cancellation = nil
+                    continue
                 case .cycle(let chain):
                     Failure.asyncSingletonCycle(graph.resolver.threadChain(to: key.pointee), held: chain.map(\.key))
                 }

@@ -358,7 +358,7 @@ extension Resolver {
     /// stops before the thread's stack runs out.
     @usableFromInline
     func prepareToPushDeeper(_ key: UnsafePointer<DefinitionKey>) {
-        if !hasStackRoom(at: key) && thread.stack.isExhausted(at: UInt(bitPattern: key)) {
+        if !hasStackRoom(at: key) && thread.currentStack.isExhausted(at: UInt(bitPattern: key)) {
             stopBeforeStackOverflow(at: key.pointee)
         }
         if frameCount == frameCapacity {

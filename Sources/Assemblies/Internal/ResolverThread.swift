@@ -14,26 +14,45 @@ final class ResolverThread: @unchecked Sendable {
     let number: Int
     /// The thread's name when it first resolved something, for messages.
     let name: String
-    /// Where resolution stops with a message before the stack overflows. A task's is the stack of
-    /// the thread it runs on at the time, set whenever its graph's resolver is installed there
-    /// (see ``AsyncGraph/installed(_:)``).
-    var stack: StackLimit
+    /// Where resolution stops with a message before the stack overflows. A task's has a span of 0,
+    /// so that the inlined check of its resolvers never passes and every push checks
+    /// ``currentStack`` out of line.
+    let stack: StackLimit
+    /// For a task: the stack of the thread it runs on now, set whenever one of its graphs' resolvers
+    /// is installed there (see ``AsyncGraph/installed(_:)``). Touched by the task only.
+    var hostStack = StackLimit(limit: 0, span: .max, lowest: 0)
+    /// The stack a push checks out of line: the thread's own, or the one the task runs on now.
+    var currentStack: StackLimit { isTask ? hostStack : stack }
     /// The task this stands for, rather than a thread: the one whose `await` reads open the graphs
-    /// (see ``AsyncGraph``), on whichever threads it runs. Only ever compared, and only while one
-    /// of its graphs is open — while the task runs the graph's top-level read, so that no other
-    /// task can have its address (storing the handle doesn't keep the task alive; see
-    /// ``AsyncGraph/ofCurrentTask()``).
+    /// (see ``AsyncGraph``), on whichever threads it runs. Only ever compared, and only until
+    /// ``end()`` — while the task runs its outermost graph's top-level read, so that no other task
+    /// can have its address. (Storing the handle doesn't keep the task alive.)
     let task: UnsafeCurrentTask?
+    /// For a task: nonzero once its outermost graph has ended (see ``end()``).
+    private let ended: AtomicCount?
 
     /// Whether this stands for a task rather than a thread.
     var isTask: Bool { task != nil }
 
     /// Whether this stands for the task that is running now: code on whatever thread it runs that is
-    /// part of the same work as the task's graphs.
+    /// part of the same work as the task's graphs. False once the identity has ended: a task
+    /// started in a body may still carry a graph in a task-local, and a task allocated where this
+    /// one was, after it ended, would compare equal.
     var isCurrentTask: Bool {
-        guard let task else { return false }
+        guard let task, let ended, ended.isZero else { return false }
         return withUnsafeCurrentTask { $0 == task }
     }
+
+    /// Ends a task's identity, when the top-level read of its outermost graph has returned or
+    /// thrown.
+    func end() {
+        ended?.increment()
+    }
+
+    /// For a task: set when a thread took an instance across a cycle of waits that ran through this
+    /// task (see ``WaitRegistry``). The thread then relies on the task not leaving its wait, so the
+    /// task no longer leaves one when cancelled. Registry field.
+    var isPinned = false
 
     /// For a task: the thread whose synchronous read joined the task's graph, while it runs there
     /// (see ``Resolver/readInTaskGraph(_:_:scope:in:_:)``).
@@ -91,12 +110,13 @@ final class ResolverThread: @unchecked Sendable {
         self.name = name
         stack = StackLimit.ofCurrentThread()
         task = nil
+        ended = nil
     }
 
     /// The identity of a task's async graphs. A task has no stack of its own: its `await` reads keep
     /// their frames on the heap, and the synchronous reads it makes run on the stack of whichever
     /// thread it is on at the time. So its resolvers' inlined check never passes (a span of 0), and
-    /// every push checks ``stack``, the stack of the thread the task runs on now.
+    /// every push checks ``hostStack``, the stack of the thread the task runs on now.
     init(task: UnsafeCurrentTask) {
         number = Self.lastNumber.withLock { last in
             last += 1
@@ -105,6 +125,11 @@ final class ResolverThread: @unchecked Sendable {
         name = ""
         stack = StackLimit(limit: 0, span: 0, lowest: 0)
         self.task = task
+        ended = AtomicCount()
+    }
+
+    deinit {
+        ended?.deallocate()
     }
 
     /// `thread 3 ("worker")`, or `thread 3` for a thread without a name.

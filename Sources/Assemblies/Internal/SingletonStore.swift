@@ -50,6 +50,9 @@ final class SingletonStore: @unchecked Sendable {
         case changed
         /// The waiting task was cancelled.
         case cancelled
+        /// The waiting task was cancelled, but a thread relies on it waiting (see
+        /// ``ResolverThread/isPinned``): it claims again, and waits without being cancelled.
+        case cancelledWhilePinned
         /// Its owner waits, directly or not, for the waiting task: `chain` is the owner's.
         case cycle(chain: [StoredKey])
     }
@@ -213,7 +216,8 @@ final class SingletonStore: @unchecked Sendable {
                 slot.waitingThreads.remove(at: index)
             }
         }
-        WaitRegistry.endWait(thread)
+        let isPinned = WaitRegistry.endWait(thread)
+        if case .cancelled = outcome, isPinned { return .cancelledWhilePinned }
         return outcome
     }
 

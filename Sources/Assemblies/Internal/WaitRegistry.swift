@@ -23,21 +23,35 @@ enum WaitRegistry {
     /// Records that `thread` waits for `slot`, owned by `owner` — unless that would close a cycle of
     /// waits: then records nothing and returns false. One critical section, so that of two threads
     /// that start waiting for each other at once, the second always sees the first.
+    ///
+    /// The tasks found waiting on the way are pinned (``ResolverThread/isPinned``): a thread that
+    /// finds the cycle takes an instance of another thread on it, which is safe only while that
+    /// thread stays blocked — so while no task on the cycle leaves its wait when cancelled.
     static func beginWait(_ thread: ResolverThread, for slot: SingletonSlot, ownedBy owner: ResolverThread) -> Bool {
         lock.withLock {
-            if reaches(thread, from: owner) { return false }
+            var tasks: [ResolverThread] = []
+            if reaches(thread, from: owner, visitingTasks: &tasks) {
+                for task in tasks { task.isPinned = true }
+                return false
+            }
             thread.waitingFor = .slot(slot, owner: owner)
             return true
         }
     }
 
-    /// Whether following waits from `start` leads to `target`. Registry lock held.
-    private static func reaches(_ target: ResolverThread, from start: ResolverThread) -> Bool {
+    /// Whether following waits from `start` leads to `target`; the tasks it passes are added to
+    /// `tasks`. Registry lock held.
+    private static func reaches(
+        _ target: ResolverThread,
+        from start: ResolverThread,
+        visitingTasks tasks: inout [ResolverThread]
+    ) -> Bool {
         var seen: Set<ObjectIdentifier> = []
         var next = [start]
         while let current = next.popLast() {
             if current === target { return true }
             guard seen.insert(ObjectIdentifier(current)).inserted else { continue }
+            if current.isTask { tasks.append(current) }
             switch current.waitingFor {
             case .slot(_, let owner)?: next.append(owner)
             case .frames?: next.append(contentsOf: current.foreignDependencies.map(\.thread))
@@ -47,8 +61,14 @@ enum WaitRegistry {
         return false
     }
 
-    static func endWait(_ thread: ResolverThread) {
-        lock.withLock { thread.waitingFor = nil }
+    /// Records that `thread` no longer waits. Returns whether it is pinned: from then on until it
+    /// waits again, that can't change.
+    @discardableResult
+    static func endWait(_ thread: ResolverThread) -> Bool {
+        lock.withLock {
+            thread.waitingFor = nil
+            return thread.isPinned
+        }
     }
 
     /// Records that the slot threads wait for is now the concern of `owner` (nil: published or gone),
