@@ -31,15 +31,16 @@ final class ResolverThread: @unchecked Sendable {
     /// For a task: nonzero once its outermost graph has ended (see ``end()``).
     private let ended: AtomicCount?
 
-    /// Whether this stands for a task rather than a thread.
-    var isTask: Bool { task != nil }
+    /// Whether this stands for a task rather than a thread. Stored: `UnsafeCurrentTask` is
+    /// resilient, so testing the optional ``task`` goes through its value witnesses.
+    let isTask: Bool
 
     /// Whether this stands for the task that is running now: code on whatever thread it runs that is
     /// part of the same work as the task's graphs. False once the identity has ended: a task
     /// started in a body may still carry a graph in a task-local, and a task allocated where this
     /// one was, after it ended, would compare equal.
     var isCurrentTask: Bool {
-        guard let task, let ended, ended.isZero else { return false }
+        guard let ended, ended.isZero, let task else { return false }
         return withUnsafeCurrentTask { $0 == task }
     }
 
@@ -110,6 +111,7 @@ final class ResolverThread: @unchecked Sendable {
         self.name = name
         stack = StackLimit.ofCurrentThread()
         task = nil
+        isTask = false
         ended = nil
     }
 
@@ -125,6 +127,7 @@ final class ResolverThread: @unchecked Sendable {
         name = ""
         stack = StackLimit(limit: 0, span: 0, lowest: 0)
         self.task = task
+        isTask = true
         ended = AtomicCount()
     }
 
