@@ -165,6 +165,77 @@ private final class DeepAssembly: Assembly, @unchecked Sendable {
     }
 }
 
+private final class Held: @unchecked Sendable {}
+
+private final class UsesHeld: @unchecked Sendable {
+    let held: Held
+    init(held: Held) { self.held = held }
+}
+
+private final class BuiltByB: @unchecked Sendable {
+    let usesHeld: UsesHeld
+    init(usesHeld: UsesHeld) { self.usesHeld = usesHeld }
+}
+
+private final class BuiltByA: @unchecked Sendable {
+    let held: Held
+    let builtByB: BuiltByB
+    init(held: Held, builtByB: BuiltByB) {
+        self.held = held
+        self.builtByB = builtByB
+    }
+}
+
+/// A cycle of waits through a thread and two tasks: task A holds `held` back for its graph's steps
+/// and waits for `builtByB`, which task B builds; B reads `usesHeld`, which a thread builds; the
+/// thread reads `held`, finds the cycle and takes A's instance. A must then not leave its wait.
+private final class PinnedAssembly: Assembly, @unchecked Sendable {
+    let counter = Counter()
+    let bStarted = Gate()
+    let aWaits = Gate()
+    let letBRead = Gate()
+    let letBFinish = Gate()
+    let threadStarted = Gate()
+
+    var held: Held {
+        define(scope: .singleton) { definition in
+            counter.tick("held")
+            definition.afterAllInjections { _ in }
+            return Held()
+        }
+    }
+
+    var usesHeld: UsesHeld {
+        define(scope: .singleton) {
+            self.threadStarted.open()
+            Thread.sleep(forTimeInterval: 0.3)  // task B is blocked waiting for this singleton
+            return UsesHeld(held: self.held)
+        }
+    }
+
+    var builtByB: BuiltByB {
+        get async throws {
+            try await define(scope: .singleton) { () async throws -> BuiltByB in
+                self.bStarted.open()
+                await self.letBRead.wait()
+                let usesHeld = self.usesHeld
+                await self.letBFinish.wait()
+                return BuiltByB(usesHeld: usesHeld)
+            }
+        }
+    }
+
+    var builtByA: BuiltByA {
+        get async throws {
+            try await define {
+                let held = self.held
+                self.aWaits.open()
+                return BuiltByA(held: held, builtByB: try await self.builtByB)
+            }
+        }
+    }
+}
+
 @Suite("Async definitions: waits between tasks, threads and families", .timeLimit(.minutes(1)))
 struct AsyncWaitTests {
     @Test func aFamilyThatReadsBackIntoTheTasksFamilyBelowAnAsyncBodyStopsInsteadOfWaitingForItself() async {
@@ -211,6 +282,38 @@ struct AsyncWaitTests {
         let session = try await reader.value
         #expect(session.user?.session === session)
         #expect(try await session.token === builder.value)
+    }
+
+    @Test func aCancelledTaskOnACycleOfWaitsThatAThreadBrokeKeepsWaiting() async {
+        await #expect(processExitsWith: .success) {
+            stopsAfter(seconds: 20)
+            let app = PinnedAssembly()
+            let b = Task { try await app.builtByB }
+            await app.bStarted.wait()
+            let a = Task { try await app.builtByA }
+            await app.aWaits.wait()
+            try? await Task.sleep(nanoseconds: 50_000_000)  // A waits for builtByB
+            let fromThread = Guarded<UsesHeld?>(nil)
+            let threadFinished = Gate()
+            Thread.detachNewThread {
+                let usesHeld = app.usesHeld
+                fromThread.withLock { $0 = usesHeld }
+                threadFinished.open()
+            }
+            await app.threadStarted.wait()
+            app.letBRead.open()  // B waits for usesHeld; the thread then finds the cycle
+            try? await Task.sleep(nanoseconds: 600_000_000)
+            a.cancel()
+            try? await Task.sleep(nanoseconds: 100_000_000)
+            app.letBFinish.open()
+            guard let builtByA = try? await a.value, let builtByB = try? await b.value else { exit(3) }
+            await threadFinished.wait()
+            guard let usesHeld = fromThread.withLock({ $0 }) else { exit(4) }
+            guard app.counter["held"] == 1 else { exit(5) }
+            guard builtByA.held === usesHeld.held, builtByB.usesHeld === usesHeld, app.held === usesHeld.held else {
+                exit(6)
+            }
+        }
     }
 
     @Test func aCancellationThatRacesTheStartOfAWaitIsNeverLost() async {
