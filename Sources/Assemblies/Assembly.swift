@@ -653,9 +653,7 @@ open class Assembly: @unchecked Sendable {
     /// Runs `body` on the resolver of the graph being resolved: the task's, in an async body (which
     /// runs while this thread is in no graph), or else this thread's.
     private func onCurrentGraph<Result>(_ body: (Resolver) -> Result) -> Result {
-        if !family.openAsyncGraphs.isZero, Resolver.withCurrent({ $0.activeFamilyID == 0 && !$0.isClosing }),
-            let graph = AsyncGraph.ofCurrentTask()
-        {
+        if let graph = Resolver.withCurrent({ $0.taskGraphToJoin(readingFrom: family) }) {
             return graph.installed(body)
         }
         return Resolver.withCurrent(body)

@@ -98,17 +98,7 @@ public final class Overrides<Root: Assembly>: Sendable {
         _ = assembly[keyPath: keyPath]
         Resolver.withCurrent { $0.pendingCapture = nil }
         family.interceptCount.decrement()
-        guard let (key, prebuilt) = capture.captured else { Failure.notADefinition(Root.self, Value.self) }
-        table.add(
-            Override(
-                key: key,
-                keyPath: keyPath,
-                scope: scope,
-                whenUnused: whenUnused,
-                factory: factory,
-                prebuilt: prebuilt
-            )
-        )
+        add(capture, keyPath: keyPath, scope: scope, whenUnused: whenUnused, factory: factory)
     }
 
     /// Replaces the definition that the async member `member` reads with doubles that `factory`
@@ -148,9 +138,27 @@ public final class Overrides<Root: Assembly>: Sendable {
         )
         family.asyncCaptures.decrement()
         family.interceptCount.decrement()
+        add(capture, keyPath: nil, scope: scope, whenUnused: whenUnused, factory: factory)
+    }
+
+    /// Adds the override of the definition `capture` found, or stops when the read found none.
+    private func add<Value>(
+        _ capture: OverrideCapture,
+        keyPath: AnyKeyPath?,
+        scope: Scope?,
+        whenUnused: UnusedOverrides?,
+        factory: @escaping @Sendable () -> Value
+    ) {
         guard let (key, prebuilt) = capture.captured else { Failure.notADefinition(Root.self, Value.self) }
         table.add(
-            Override(key: key, keyPath: nil, scope: scope, whenUnused: whenUnused, factory: factory, prebuilt: prebuilt)
+            Override(
+                key: key,
+                keyPath: keyPath,
+                scope: scope,
+                whenUnused: whenUnused,
+                factory: factory,
+                prebuilt: prebuilt
+            )
         )
     }
 

@@ -18,9 +18,7 @@ enum AsyncReading {
         isolation: isolated (any Actor)?,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
-        if family.isIntercepted && !family.asyncCaptures.isZero, let capture = OverrideCapture.pending,
-            capture.takesThisRead()
-        {
+        if let capture = OverrideCapture.takingThisRead(of: family) {
             return capture.captureFirst(key)
         }
         // The frame refers to its key for as long as the body runs, across suspensions.

@@ -249,22 +249,25 @@ final class OverrideCapture: @unchecked Sendable {
     }
 
     @usableFromInline
-    func capture<T>(_ key: DefinitionKey, scope: Scope, on resolver: Resolver) -> T {
+    func capture<T>(_ key: DefinitionKey, on resolver: Resolver) -> T {
         resolver.pendingCapture = nil
         return captureFirst(key)
     }
 
-    /// Whether the calling read is the one to capture: true for the first read only, even when
-    /// reads of child tasks the closure started race for it.
-    func takesThisRead() -> Bool {
-        lock.withLock {
-            defer { isTaken = true }
-            return !isTaken
+    /// The capture of the `replace(awaiting:)` whose closure makes the calling read of `family`,
+    /// if this read is the one to capture: the closure's first, even when reads of child tasks it
+    /// started race for it.
+    static func takingThisRead(of family: Family) -> OverrideCapture? {
+        guard !family.asyncCaptures.isZero, let capture = pending else { return nil }
+        let isFirst = capture.lock.withLock {
+            defer { capture.isTaken = true }
+            return !capture.isTaken
         }
+        return isFirst ? capture : nil
     }
 
     /// Captures `key`, the definition being read, and returns the first double. (Called by the read
-    /// that ``takesThisRead()``.)
+    /// a key path makes, or the one ``takingThisRead(of:)`` returns a capture for.)
     func captureFirst<T>(_ key: DefinitionKey) -> T {
         let made = make()
         guard let instance = made as? T else { Failure.keyPathIsNotTheDefinition(key, value: type(of: made)) }

@@ -17,14 +17,12 @@ extension Resolver {
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
         if let capture = pendingCapture {
-            return capture.capture(key.pointee, scope: scope, on: self)
+            return capture.capture(key.pointee, on: self)
         }
-        if !family.asyncCaptures.isZero, let capture = OverrideCapture.pending, capture.takesThisRead() {
+        if let capture = OverrideCapture.takingThisRead(of: family) {
             return capture.captureFirst(key.pointee)
         }
-        if !family.openAsyncGraphs.isZero && activeFamilyID == 0 && !isClosing && !thread.isTask,
-            let graph = AsyncGraph.ofCurrentTask()
-        {
+        if let graph = taskGraphToJoin(readingFrom: family) {
             return try readInTaskGraph(graph, key, scope: scope, in: family, body)
         }
         let isInGraph = activeFamilyID == family.id | Self.interceptedGraph
@@ -60,8 +58,18 @@ extension Resolver {
         )
     }
 
+    /// The current task's async graph, when a synchronous read of `family` on this resolver joins it:
+    /// the read is made in an async body, or below it, while this thread is in no graph (see
+    /// `AsyncGraph`); nil when the family has no async graph open.
+    func taskGraphToJoin(readingFrom family: Family) -> AsyncGraph? {
+        guard !family.openAsyncGraphs.isZero && activeFamilyID == 0 && !isClosing && !thread.isTask else {
+            return nil
+        }
+        return AsyncGraph.ofCurrentTask()
+    }
+
     /// A synchronous read in an async body, or below it, while this thread is in no graph: it joins
-    /// the task's graph (see `AsyncGraph`). A function of its own, so that the generic code of the
+    /// the task's graph (see ``taskGraphToJoin(readingFrom:)``). A function of its own, so that the generic code of the
     /// intercepted path around it doesn't grow.
     @inline(never)
     func readInTaskGraph<T, E: Error>(

@@ -204,12 +204,12 @@ final class SingletonStore: @unchecked Sendable {
         let outcome: WaitOutcome
         if cancellable {
             outcome = await withTaskCancellationHandler {
-                await withUnsafeContinuation { self.suspend(waiter, on: slot, cancellable: true, $0) }
+                await withUnsafeContinuation { self.suspend(waiter, on: slot, $0) }
             } onCancel: {
                 self.cancel(waiter, on: slot)
             }
         } else {
-            outcome = await withUnsafeContinuation { self.suspend(waiter, on: slot, cancellable: false, $0) }
+            outcome = await withUnsafeContinuation { self.suspend(waiter, on: slot, $0) }
         }
         lock.withLock {
             if let index = slot.waitingThreads.firstIndex(where: { $0 === thread }) {
@@ -221,20 +221,19 @@ final class SingletonStore: @unchecked Sendable {
         return outcome
     }
 
-    /// Registers `waiter` on `slot` unless the slot has changed since it was claimed, the task is
-    /// cancelled, or waiting would close a cycle of waits: then resumes it at once.
+    /// Registers `waiter` on `slot` unless the slot has changed since it was claimed, the waiter is
+    /// cancelled (the cancellation handler runs at once for a task cancelled before it waits), or
+    /// waiting would close a cycle of waits: then resumes it at once.
     private func suspend(
         _ waiter: TaskWaiter,
         on slot: SingletonSlot,
-        cancellable: Bool,
         _ continuation: UnsafeContinuation<WaitOutcome, Never>
     ) {
-        let isCancelled = cancellable && Task.isCancelled
         let outcome: WaitOutcome? = lock.withLock {
             guard slots[slot.key] === slot, slot.state != .published, let owner = slot.owner,
                 owner !== waiter.thread
             else { return .changed }
-            if isCancelled || waiter.isCancelled { return .cancelled }
+            if waiter.isCancelled { return .cancelled }
             guard WaitRegistry.beginWait(waiter.thread, for: slot, ownedBy: owner) else {
                 return .cycle(chain: slot.chain)
             }
