@@ -1,32 +1,78 @@
 #!/usr/bin/env bash
-# Times the release compilation of the 1,000-definition scaling assembly alone: how much a getter's
-# inlined read path costs the compiler. Builds the benchmark package first (for the Assemblies
-# module), then compiles Scaling1000Assembly by itself with -O and whole-module optimization.
+# Times the release compilation of the 1,000-node scaling graph alone, written three ways in one run:
+# hand-written wiring, Assemblies (1,000 definitions) and Swinject (1,000 registrations). It shows
+# what a getter costs the compiler, and the machine code each definition adds (object file ÷ 1,000).
+# Builds the benchmark package first (for the Assemblies and Swinject modules), then compiles each
+# file by itself with -O and whole-module optimization, ROUNDS times (3 by default), interleaved.
 #
-#     bash Benchmarks/Scripts/time-1000-definitions.sh
+#     bash Benchmarks/Scripts/time-1000-definitions.sh            # prints a Markdown table
+#     ROUNDS=1 bash Benchmarks/Scripts/time-1000-definitions.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+rounds="${ROUNDS:-3}"
 swift build -c release --product AssembliesBenchmarks > /dev/null 2>&1
+source=Sources/AssembliesBenchmarks/ScalingGraphs.swift
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-{
-    echo "import Assemblies"
+node() {
     echo "public final class Node {"
     echo "    let id: Int, first: Node?, second: Node?, third: Node?"
     echo "    public init(id: Int, _ first: Node?, _ second: Node?, _ third: Node?) {"
     echo "        (self.id, self.first, self.second, self.third) = (id, first, second, third)"
     echo "    }"
     echo "}"
-    # Public, so that whole-module optimization can't drop the getters nobody calls.
-    sed -n '/^final class Scaling1000Assembly/,/^}/p' Sources/AssembliesBenchmarks/ScalingGraphs.swift \
-        | sed -e 's/^final class/public final class/' -e 's/^    var /    public var /'
-} > "$work/Scaling1000.swift"
-start=$(date +%s.%N)
-# The library's internal C module must be findable, as SwiftPM makes it for its own targets.
-swiftc -O -wmo -parse-as-library -c -I .build/release/Modules \
-    -Xcc -fmodule-map-file=.build/release/CAssemblies.build/module.modulemap -Xcc -I../Sources/CAssemblies/include \
-    -module-name Scaling1000 \
-    "$work/Scaling1000.swift" -o "$work/Scaling1000.o"
-end=$(date +%s.%N)
-printf 'Compiled 1,000 definitions (release, whole module) in %.1f s; object file %s bytes\n' \
-    "$(echo "$end - $start" | bc)" "$(stat -c %s "$work/Scaling1000.o")"
+}
+# Public, so that whole-module optimization can't drop what nobody calls.
+{
+    node
+    sed -n '/^enum HandWrittenScaling/,/^}/p' "$source" | sed -e 's/^enum/public enum/' \
+        -e '/static func graph10()/,/^    }/d' -e '/static func graph100()/,/^    }/d' \
+        -e 's/^    static func/    public static func/'
+} > "$work/hand.swift"
+{
+    echo "import Assemblies"
+    node
+    sed -n '/^final class Scaling1000Assembly/,/^}/p' "$source" \
+        | sed -e 's/^final class/public final class/' -e 's/Assemblies.Assembly/Assembly/' -e 's/^    var /    public var /'
+} > "$work/assemblies.swift"
+{
+    echo "import Swinject"
+    node
+    sed -n '/^enum SwinjectScaling/,/^}/p' "$source" | sed -e 's/^enum/public enum/' \
+        -e '/static func graph10Container()/,/^    }/d' -e '/static func graph100Container()/,/^    }/d' \
+        -e 's/^    static func/    public static func/'
+} > "$work/swinject.swift"
+for variant in hand assemblies swinject; do
+    if [ "$(grep -c 'Node(id: ' "$work/$variant.swift")" -lt 1000 ]; then
+        echo "error: $variant.swift doesn't hold the 1,000-node graph" >&2
+        exit 1
+    fi
+done
+compile() {
+    # The library's internal C module must be findable, as SwiftPM makes it for its own targets.
+    swiftc -O -wmo -parse-as-library -c -I .build/release/Modules \
+        -Xcc -fmodule-map-file=.build/release/CAssemblies.build/module.modulemap -Xcc -I../Sources/CAssemblies/include \
+        -module-name "Scaling_$1" "$work/$1.swift" -o "$work/$1.o"
+}
+declare -A times
+for round in $(seq "$rounds"); do
+    for variant in hand assemblies swinject; do
+        start=$(date +%s.%N)
+        compile "$variant"
+        end=$(date +%s.%N)
+        times[$variant]="${times[$variant]:-} $(echo "$end - $start" | bc)"
+    done
+done
+# Machine code: every .text section (the compiler gives each function one of its own).
+text_bytes() { size -A "$1" | awk '$1 ~ /^\.text/ { total += $2 } END { print total }'; }
+hand_median=""
+echo "| 1,000 nodes, release, whole module | compile wall s (each round) | median | ÷ hand | object file B | machine code B per node |"
+echo "|---|---|---:|---:|---:|---:|"
+for variant in hand assemblies swinject; do
+    median=$(printf '%s\n' ${times[$variant]} | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+    [ -n "$hand_median" ] || hand_median="$median"
+    ratio=$(echo "scale=2; $median / $hand_median" | bc)
+    rounded=$(printf '%s\n' ${times[$variant]} | awk '{ printf "%s%.1f", (NR > 1 ? " " : ""), $1 }')
+    printf '| %s | %s | %.1f | %s× | %s | %s |\n' "$variant" "$rounded" "$median" "$ratio" \
+        "$(stat -c %s "$work/$variant.o")" "$(( $(text_bytes "$work/$variant.o") / 1000 ))"
+done

@@ -145,7 +145,7 @@ open class Assembly: @unchecked Sendable {
         line: UInt = #line,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
-        var definitionKey = self.key(
+        let definitionKey = self.key(
             T.self,
             explicitKey: key,
             function: function,
@@ -153,12 +153,7 @@ open class Assembly: @unchecked Sendable {
             line: line,
             argument: nil
         )
-        return try Reading.read(
-            &definitionKey,
-            scope: scope,
-            in: family,
-            body
-        )
+        return try Reading.read(definitionKey, scope: scope, in: family, body)
     }
 
     /// Defines how the object this member returns is built, when it needs no registration.
@@ -186,7 +181,7 @@ open class Assembly: @unchecked Sendable {
         line: UInt = #line,
         _ body: () throws(E) -> T
     ) throws(E) -> T {
-        var definitionKey = self.key(
+        let definitionKey = self.key(
             T.self,
             explicitKey: key,
             function: function,
@@ -194,11 +189,9 @@ open class Assembly: @unchecked Sendable {
             line: line,
             argument: nil
         )
-        return try Reading.read(
-            &definitionKey,
-            scope: scope,
-            in: family
-        ) { (_: Definition<T>) throws(E) in try body() }
+        return try Reading.read(definitionKey, scope: scope, in: family) { (_: Definition<T>) throws(E) in
+            try body()
+        }
     }
 
     /// Defines how an object built outside the framework is wired: injection into an existing object.
@@ -237,7 +230,7 @@ open class Assembly: @unchecked Sendable {
         line: UInt = #line,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
-        var definitionKey = self.key(
+        let definitionKey = self.key(
             T.self,
             explicitKey: key,
             function: function,
@@ -245,11 +238,7 @@ open class Assembly: @unchecked Sendable {
             line: line,
             argument: existing
         )
-        return try Reading.read(
-            &definitionKey,
-            scope: scope,
-            in: family
-        ) { (definition: Definition<T>) throws(E) in
+        return try Reading.read(definitionKey, scope: scope, in: family) { (definition: Definition<T>) throws(E) in
             definition.initObject(existing)
             return try body(definition)
         }
@@ -340,7 +329,7 @@ open class Assembly: @unchecked Sendable {
         repeat add(each arguments)
         let arguments = ArgumentList(values: values, types: types)
         // The key doesn't retain its arguments: this call keeps them while the read runs.
-        var definitionKey = DefinitionKey(
+        let definitionKey = DefinitionKey(
             assembly: type(of: self),
             member: function,
             type: T.self,
@@ -350,7 +339,7 @@ open class Assembly: @unchecked Sendable {
             arguments: arguments
         )
         defer { withExtendedLifetime(arguments) {} }
-        return try Reading.read(&definitionKey, scope: scope, in: family, body)
+        return try Reading.read(definitionKey, scope: scope, in: family, body)
     }
 
     /// Defines how the object a method with parameters returns is built, with the argument values

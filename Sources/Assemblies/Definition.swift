@@ -22,37 +22,22 @@
 /// afterwards, or from another thread, stops the program.
 public struct Definition<T> {
     /// The frame of the resolution it belongs to. Each use looks the frame up among the resolvers
-    /// of the current thread: by the resolver's address (`resolver` is only dereferenced once it is
-    /// known to be a live resolver of this thread: it may be gone), its number (unique for the
-    /// process, so a new resolver at a freed one's address doesn't match) and the frame's serial.
-    /// So a definition kept too long, or used on another thread, is recognised instead of reaching
-    /// freed memory.
-    @usableFromInline let resolver: Unmanaged<Resolver>
-    @usableFromInline let number: UInt64
-    @usableFromInline let serial: UInt64
-    @usableFromInline let frameIndex: Int32
-    /// The pthread key of the thread's current resolver (see ``resolverKey``), carried along so that
-    /// a use needs no lazy-global check; it fits in 32 bits on every platform.
-    @usableFromInline let resolverKey: UInt32
+    /// of the current thread (or task, in an async body): by the resolver's address (only
+    /// dereferenced once it is known to be a live resolver there: it may be gone), its number
+    /// (unique for the process, so a new resolver at a freed one's address doesn't match) and the
+    /// frame's serial. So a definition kept too long, or used on another thread, is recognised
+    /// instead of reaching freed memory.
+    @usableFromInline let handle: DefinitionHandle
 
     @inlinable
-    var frame: Int { Int(frameIndex) }
-
-    @inlinable
-    init(resolver: Resolver, frame: Int, serial: UInt64) {
-        self.resolver = Unmanaged.passUnretained(resolver)
-        number = resolver.number
-        self.serial = serial
-        frameIndex = Int32(truncatingIfNeeded: frame)
-        resolverKey = resolver.threadKey
+    init(_ handle: DefinitionHandle) {
+        self.handle = handle
     }
 
     /// Calls `body` with the resolver whose frame this definition belongs to.
-    @inlinable
+    @usableFromInline
     func withResolver<Result>(_ body: (Resolver) -> Result) -> Result {
-        Resolver.withCurrent { current in
-            body(current.resolver(at: resolver.toOpaque(), numbered: number, frame: frame, serial: serial))
-        }
+        Resolver.withCurrent { current in body(current.resolver(of: handle)) }
     }
 
     /// Registers `object` as the instance this definition builds, and returns it with its own type.
@@ -86,22 +71,16 @@ public struct Definition<T> {
         } else if let cast = object as? T {
             instance = cast
         } else {
-            withResolver { Failure.registeredWrongType($0.key(ofFrame: frame), object: Object.self, expected: T.self) }
+            registeredWrongType(Object.self)
         }
-        if isReference(T.self) {
-            // The common case, without a closure that would retain the instance.
-            Resolver.register(
-                Unmanaged.passUnretained(unsafeBitCast(instance, to: AnyObject.self)),
-                resolver: resolver,
-                number: number,
-                frame: frame,
-                serial: serial,
-                key: resolverKey
-            )
-        } else {
-            withResolver { $0.register(instance, frame: frame, serial: serial) }
-        }
+        Resolver.register(stored(instance, scope: .objectGraph), in: handle)
         return object
+    }
+
+    /// Stops: the body registered an `object` of a type that is not a `T`.
+    @usableFromInline
+    func registeredWrongType(_ object: Any.Type) -> Never {
+        withResolver { Failure.registeredWrongType($0.frames[handle.frame].key, object: object, expected: T.self) }
     }
 
     /// Adds a hook that runs once the body has returned the instance, wired: once per instance
@@ -122,9 +101,8 @@ public struct Definition<T> {
     /// ``afterAllInjections(_:)``.
     ///
     /// - Parameter hook: Called with the instance the body returned.
-    @inlinable
     public func afterWiring(_ hook: @escaping (T) -> Void) {
-        withResolver { $0.addHook(frame: frame, serial: serial, isDeferred: false) { hook($0 as! T) } }
+        withResolver { $0.addHook(frame: handle.frame, serial: handle.serial, isDeferred: false) { hook($0 as! T) } }
     }
 
     /// Adds a step that runs when the whole object graph is complete: after the outermost
@@ -150,9 +128,8 @@ public struct Definition<T> {
     /// reads add run after the others.
     ///
     /// - Parameter step: Called with the instance the body returned.
-    @inlinable
     public func afterAllInjections(_ step: @escaping (T) -> Void) {
-        withResolver { $0.addHook(frame: frame, serial: serial, isDeferred: true) { step($0 as! T) } }
+        withResolver { $0.addHook(frame: handle.frame, serial: handle.serial, isDeferred: true) { step($0 as! T) } }
     }
 
     /// Registers `object` as the instance this definition builds, and returns it with its own type.

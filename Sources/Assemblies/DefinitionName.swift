@@ -14,7 +14,7 @@ public struct DefinitionName: Hashable, Sendable, CustomStringConvertible {
 
     init(_ key: DefinitionKey) {
         assembly = String(describing: key.assembly)
-        member = key.member.description
+        member = key.member
         self.key = key.isExplicit ? key.nameDescription : nil
     }
 

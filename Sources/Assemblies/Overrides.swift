@@ -92,13 +92,13 @@ public final class Overrides<Root: Assembly>: Sendable {
         with factory: @escaping @Sendable () -> Value
     ) {
         let family = assembly.family
-        let capture = OverrideCapture(make: factory)
+        let capture = OverrideCapture(doubles: DoubleMaker(factory))
         family.interceptCount.increment()
         Resolver.withCurrent { $0.pendingCapture = capture }
         _ = assembly[keyPath: keyPath]
         Resolver.withCurrent { $0.pendingCapture = nil }
         family.interceptCount.decrement()
-        add(capture, keyPath: keyPath, scope: scope, whenUnused: whenUnused, factory: factory)
+        add(capture, keyPath: keyPath, scope: scope, whenUnused: whenUnused, value: Value.self)
     }
 
     /// Replaces the definition that the async member `member` reads with doubles that `factory`
@@ -128,7 +128,7 @@ public final class Overrides<Root: Assembly>: Sendable {
         with factory: @escaping @Sendable () -> Value
     ) async {
         let family = assembly.family
-        let capture = OverrideCapture(make: factory)
+        let capture = OverrideCapture(doubles: DoubleMaker(factory))
         family.interceptCount.increment()
         family.asyncCaptures.increment()
         _ = try? await OverrideCapture.$pending.withValue(
@@ -138,7 +138,7 @@ public final class Overrides<Root: Assembly>: Sendable {
         )
         family.asyncCaptures.decrement()
         family.interceptCount.decrement()
-        add(capture, keyPath: nil, scope: scope, whenUnused: whenUnused, factory: factory)
+        add(capture, keyPath: nil, scope: scope, whenUnused: whenUnused, value: Value.self)
     }
 
     /// Adds the override of the definition `capture` found, or stops when the read found none.
@@ -147,7 +147,7 @@ public final class Overrides<Root: Assembly>: Sendable {
         keyPath: AnyKeyPath?,
         scope: Scope?,
         whenUnused: UnusedOverrides?,
-        factory: @escaping @Sendable () -> Value
+        value: Value.Type
     ) {
         guard let (key, prebuilt) = capture.captured else { Failure.notADefinition(Root.self, Value.self) }
         table.add(
@@ -156,7 +156,7 @@ public final class Overrides<Root: Assembly>: Sendable {
                 keyPath: keyPath,
                 scope: scope,
                 whenUnused: whenUnused,
-                factory: factory,
+                doubles: capture.doubles,
                 prebuilt: prebuilt
             )
         )

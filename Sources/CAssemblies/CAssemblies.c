@@ -40,6 +40,8 @@ void assemblies_current_thread_name(char *buffer, size_t size) {
 #endif
 }
 
+_Thread_local void *assemblies_current_resolver = NULL;
+
 static uint64_t last_resolution_sequence = 0;
 
 uint64_t assemblies_next_resolution_sequence(void) {

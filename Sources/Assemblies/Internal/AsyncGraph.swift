@@ -1,17 +1,7 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// The object graph of a top-level `await` read: one graph for the read's whole duration, across
 /// every suspension point and whichever threads the task resumes on.
 ///
-/// A synchronous graph lives in its thread's ``Resolver``, found through a pthread key. A task
+/// A synchronous graph lives in its thread's ``Resolver``, found through a thread-local. A task
 /// moves between threads at each `await`, and other tasks run on those threads meanwhile, so an
 /// async graph has a resolver of its own, which belongs to the task instead of a thread:
 ///
@@ -25,13 +15,13 @@ import Android
 /// - Synchronous work on the graph — entering and leaving a definition, hooks — runs with the
 ///   graph's resolver installed as the thread's current one (``installed(_:)``). Nothing can
 ///   suspend while it is installed, so it never stays behind on a thread.
-/// - A synchronous member read in an async body runs on the thread's own resolver. To join the
-///   graph, it has to leave the fast path: while a family has an async graph open, in any task, the
-///   graph counts in its ``Family/interceptCount``, so its synchronous reads go through
-///   ``Resolver/resolveIntercepted(_:scope:in:_:)``, which finds the task's graph and reads in it
-///   with the graph's resolver installed. Families with no async graph open pay nothing; a
-///   synchronous read of another family in an async body opens a graph of its own on the thread, as
-///   a read that crosses families does.
+/// - A synchronous member read in an async body runs on the thread's own resolver, which has no
+///   graph open (nothing synchronous runs across an `await`), so it is a top-level read. While a
+///   family has an async graph open, in any task (``Family/openAsyncGraphs``), a top-level read of
+///   it looks for the current task's graph (``Resolver/taskGraphToJoin(readingFrom:)``) and reads in
+///   it with the graph's resolver installed. Reads inside a thread's graph and singletons already
+///   cached pay nothing for it, on any thread; a synchronous read of another family in an async
+///   body opens a graph of its own on the thread, as a read that crosses families does.
 ///
 /// Child tasks inherit task-locals, but they run concurrently with their parent, so they never join
 /// its graph: a graph answers only to the task that opened it (its resolver's
@@ -79,7 +69,6 @@ final class AsyncGraph: @unchecked Sendable {
             resolver.beginGraph(of: family, keepingSingletonsIn: store, overriddenBy: context, observedBy: observation)
         }
         family.openAsyncGraphs.increment()
-        family.interceptCount.increment()
         return graph
     }
 
@@ -87,7 +76,6 @@ final class AsyncGraph: @unchecked Sendable {
     func finish() {
         installed { $0.finishGraph() }
         if outer == nil { resolver.thread.end() }
-        family.interceptCount.decrement()
         family.openAsyncGraphs.decrement()
     }
 
@@ -95,7 +83,6 @@ final class AsyncGraph: @unchecked Sendable {
     func abandon() {
         installed { $0.abandonGraph() }
         if outer == nil { resolver.thread.end() }
-        family.interceptCount.decrement()
         family.openAsyncGraphs.decrement()
     }
 
@@ -103,11 +90,8 @@ final class AsyncGraph: @unchecked Sendable {
     /// thread's own. `body` can't suspend, so the graph never stays installed on a thread that runs
     /// another task. The task's reads check the stack of this thread meanwhile.
     func installed<Result, E: Error>(_ body: (Resolver) throws(E) -> Result) throws(E) -> Result {
-        let previous = pthread_getspecific(resolverKey) ?? Resolver.makeCurrent()
-        resolver.thread.hostStack = Unmanaged<Resolver>.fromOpaque(previous).takeUnretainedValue().thread.currentStack
-        pthread_setspecific(resolverKey, Unmanaged.passUnretained(resolver).toOpaque())
-        defer { pthread_setspecific(resolverKey, previous) }
-        return try body(resolver)
+        resolver.thread.hostStack = Resolver.withCurrent { $0.thread.currentStack }
+        return try resolver.installed { () throws(E) in try body(resolver) }
     }
 
     /// The resolver numbered `number` among the graphs the current task has open (and the spares

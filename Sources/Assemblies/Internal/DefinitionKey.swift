@@ -5,56 +5,50 @@
 /// identity of an injected object or the values of the arguments. The place is what tells a
 /// subclass's override of a definition from the superclass's definition it reads with `super`:
 /// both have the same assembly type, name and result type. An explicit key (`withKey:`) is the name
-/// alone (plus an injected object or arguments) and is shared by the whole family; its result type
-/// is kept to diagnose a key used for two types.
+/// alone (plus an injected object or arguments) and is shared by the whole family; it has no line
+/// (0), and its assembly and result types are kept only to diagnose a key used for two types.
 ///
-/// Keys are hashed and compared as words, without hashing strings: the assembly type and the
-/// result type (0 for an explicit key), the injected object (or the arguments' hash, or 0), the
-/// name's address and length, and the line. The name and the file are `StaticString`s compared by
-/// address first, and by their bytes only when the addresses differ and the other words match. The
-/// hash reads the name's length and at most 8 of its bytes. Arguments are compared by value (and
-/// by their static types) only when every word matches.
+/// Keys are hashed and compared as words, without hashing strings. The hash is computed where the
+/// key is made — in the getter, where it is a constant the compiler folds — and stored, so that the
+/// engine, out of line, never computes it. The name
+/// and the file are `StaticString`s compared by address first, and by their bytes only when the
+/// addresses differ and the other words match. Arguments are compared by value (and by their
+/// static types) only when every word matches.
 ///
-/// A key is trivial to copy — the read path copies and compares it in every getter — so it refers
-/// to its ``ArgumentList`` without retaining it. The `define` call that makes a key keeps the list
-/// alive while the read runs; whatever keeps a key beyond that keeps it as a ``StoredKey``, which
-/// retains the list (see `Internal/UnsafeCode.md`).
+/// A key is trivial to copy — a getter makes one for every read, and a frame keeps a copy — so it
+/// refers to its ``ArgumentList`` without retaining it. The `define` call that makes a key keeps
+/// the list alive while the read runs; whatever keeps a key beyond that keeps it as a
+/// ``StoredKey``, which retains the list (see `Internal/UnsafeCode.md`).
 @usableFromInline
 struct DefinitionKey {
     // MARK: Identity
 
-    /// The assembly type's identity, or 0 for an explicit key.
-    @usableFromInline let assemblyBits: UInt
-    /// The result type's identity, or 0 for an explicit key.
-    @usableFromInline let typeBits: UInt
+    /// A hash of the words below and the name's first bytes (see ``hash(argument:name:nameCount:line:)``).
+    @usableFromInline let hashBits: UInt
     /// The identity of the object a definition injects into, or the hash of its arguments with the
     /// lowest bit set (an object's address never has it), or 0.
-    @usableFromInline var argumentBits: UInt
-    /// The UTF-8 bytes of the member name or explicit key.
-    @usableFromInline let name: UnsafeRawPointer
-    /// The number of bytes at `name`, or -1 when `name` holds a lone Unicode scalar's value (with
-    /// the top bit set, so it is never null).
-    @usableFromInline let nameCount: Int
-    /// The line of the `define` call, or 0 for an explicit key.
-    @usableFromInline let line: UInt
-    /// The UTF-8 bytes of the `define` call's `#fileID`, and their number (see `name`); both 0 for
-    /// an explicit key.
-    @usableFromInline let file: UInt
-    @usableFromInline let fileCount: Int
-
-    // MARK: Checks and messages
-
-    /// The assembly type whose member defines the key (for an explicit key: the first definer).
-    @usableFromInline let assembly: Assembly.Type
-    /// The result type of the definition.
-    @usableFromInline let type: Any.Type
-    /// The member name (`#function`).
-    @usableFromInline let member: StaticString
+    @usableFromInline let argumentBits: UInt
     /// The argument values of a definition that takes arguments, or nil; not retained (see above).
     /// A key left in the resolver's table after its graph closed drops them (see
     /// ``Resolver/closeGraph()``), so that the table keeps no argument alive, and then matches no
     /// other key.
     @usableFromInline unowned(unsafe) var arguments: ArgumentList?
+    /// The UTF-8 bytes of the member name or explicit key.
+    @usableFromInline let name: UnsafeRawPointer
+    /// The number of bytes at `name`, or -1 when `name` holds a lone Unicode scalar's value (with
+    /// the top bit set, so it is never null).
+    @usableFromInline let nameCount: Int
+    /// The line of the `define` call, or 0 for an explicit key (a `#line` is never 0).
+    @usableFromInline let line: UInt
+    /// For a default key, the NUL-terminated UTF-8 bytes of the `define` call's `#fileID`. For an
+    /// explicit key, which has no place in its identity, the member (`#function`) that defines it,
+    /// for messages, as ``bits(of:)`` gives it.
+    @usableFromInline let file: UInt
+    /// The assembly type whose member defines the key (for an explicit key: the first definer, and
+    /// no part of its identity).
+    @usableFromInline let assembly: Assembly.Type
+    /// The result type of the definition (for an explicit key: no part of its identity).
+    @usableFromInline let type: Any.Type
 
     @inlinable
     @inline(__always)
@@ -70,17 +64,14 @@ struct DefinitionKey {
         let name = Self.bits(of: explicitKey ?? member)
         self.name = UnsafeRawPointer(bitPattern: name.word).unsafelyUnwrapped
         nameCount = name.count
-        let site = Self.bits(of: file)
-        self.file = explicitKey == nil ? site.word : 0
-        fileCount = explicitKey == nil ? site.count : 0
+        self.file = explicitKey == nil ? Self.bits(of: file).word : Self.bits(of: member).word
         self.line = explicitKey == nil ? line : 0
-        assemblyBits = explicitKey == nil ? UInt(bitPattern: ObjectIdentifier(assembly)) : 0
-        typeBits = explicitKey == nil ? UInt(bitPattern: ObjectIdentifier(type)) : 0
-        argumentBits = argument.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
+        let argumentBits = argument.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
+        self.argumentBits = argumentBits
         self.assembly = assembly
         self.type = type
-        self.member = member
         arguments = nil
+        hashBits = Self.hash(argument: argumentBits, name: self.name, nameCount: nameCount, line: self.line)
     }
 
     /// The key of a definition that takes arguments: its site (or explicit key) and the values.
@@ -94,17 +85,16 @@ struct DefinitionKey {
         line: UInt,
         arguments: ArgumentList
     ) {
-        self.init(
-            assembly: assembly,
-            member: member,
-            type: type,
-            explicitKey: explicitKey,
-            file: file,
-            line: line,
-            argument: nil
-        )
+        let name = Self.bits(of: explicitKey ?? member)
+        self.name = UnsafeRawPointer(bitPattern: name.word).unsafelyUnwrapped
+        nameCount = name.count
+        self.file = explicitKey == nil ? Self.bits(of: file).word : Self.bits(of: member).word
+        self.line = explicitKey == nil ? line : 0
+        argumentBits = arguments.bits
+        self.assembly = assembly
+        self.type = type
         self.arguments = arguments
-        self.argumentBits = arguments.bits
+        hashBits = Self.hash(argument: argumentBits, name: self.name, nameCount: nameCount, line: self.line)
     }
 
     /// A `StaticString`'s bytes as a word and a count; for a lone Unicode scalar, its value with the
@@ -127,13 +117,24 @@ struct DefinitionKey {
 
     /// Whether the key was given with `withKey:`.
     @inlinable
-    var isExplicit: Bool { assemblyBits == 0 }
+    var isExplicit: Bool { line == 0 }
 
-    /// A hash of the key's identity: its words and the name's length and first eight bytes, mixed
-    /// with one multiplication.
+    /// The assembly type's identity, or 0 for an explicit key.
+    @inlinable
+    var assemblyBits: UInt { isExplicit ? 0 : UInt(bitPattern: ObjectIdentifier(assembly)) }
+
+    /// The result type's identity, or 0 for an explicit key.
+    @inlinable
+    var typeBits: UInt { isExplicit ? 0 : UInt(bitPattern: ObjectIdentifier(type)) }
+
+    /// A hash of a key: its name's length and first eight bytes, its line and its argument bits,
+    /// mixed with one multiplication. Inlined where the key is made, it is a constant for a
+    /// definition without arguments. It leaves out the assembly and result types, which are only
+    /// known at run time: the keys of one site read through a subclass, or with another result type
+    /// by a generic member, share a hash, and are told apart when compared.
     @inlinable
     @inline(__always)
-    var hashBits: UInt {
+    static func hash(argument: UInt, name: UnsafeRawPointer, nameCount: Int, line: UInt) -> UInt {
         var nameBits: UInt
         if nameCount >= 8 {
             nameBits = UInt(truncatingIfNeeded: name.loadUnaligned(as: UInt64.self))
@@ -145,55 +146,72 @@ struct DefinitionKey {
         } else {
             nameBits = UInt(bitPattern: name)
         }
-        let words =
-            assemblyBits ^ (typeBits &* 31) ^ (argumentBits &* 961) ^ nameBits ^ UInt(bitPattern: nameCount)
-            ^ (line &* 29_791)
+        let words = (argument &* 961) ^ nameBits ^ UInt(bitPattern: nameCount) ^ (line &* 29_791)
         // The golden-ratio multiplier, cut to 32 bits on 32-bit watchOS (armv7k, arm64_32).
         let mixed = words &* UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
         return mixed ^ (mixed >> (UInt.bitWidth / 2))
     }
 
-    /// Whether the keys behind two pointers name the same slot.
-    @inlinable
+    /// Whether two keys name the same slot.
+    ///
+    /// Keys of one definition site nearly always share their literals' addresses: the words are
+    /// compared first, and the bytes only when an address differs (a literal emitted twice).
+    /// (Borrowed, and compared without `&&` and `||`, whose autoclosures would copy the keys.)
     @inline(__always)
-    static func same(_ left: UnsafePointer<DefinitionKey>, _ right: UnsafePointer<DefinitionKey>) -> Bool {
-        guard left.pointee.typeBits == right.pointee.typeBits,
-            left.pointee.assemblyBits == right.pointee.assemblyBits,
-            left.pointee.argumentBits == right.pointee.argumentBits,
-            left.pointee.nameCount == right.pointee.nameCount,
-            left.pointee.line == right.pointee.line
-        else { return false }
-        guard
-            left.pointee.name == right.pointee.name
-                || (left.pointee.nameCount >= 0
-                    && sameBytes(left.pointee.name, right.pointee.name, count: left.pointee.nameCount))
-        else { return false }
-        guard left.pointee.file == right.pointee.file || sameFile(left, right) else { return false }
-        return left.pointee.argumentBits & 1 == 0 || sameArguments(left, right)
+    static func same(_ left: borrowing DefinitionKey, _ right: borrowing DefinitionKey) -> Bool {
+        if left.hashBits != right.hashBits { return false }
+        if left.line != right.line { return false }
+        if left.argumentBits != right.argumentBits { return false }
+        if left.line != 0 {
+            if ObjectIdentifier(left.type) != ObjectIdentifier(right.type) { return false }
+            if ObjectIdentifier(left.assembly) != ObjectIdentifier(right.assembly) { return false }
+            if left.file != right.file {
+                if !sameLiterals(copy left, copy right) { return false }
+                if left.argumentBits & 1 == 0 { return true }
+                return sameArguments(copy left, copy right)
+            }
+        }
+        if left.name != right.name {
+            if !sameLiterals(copy left, copy right) { return false }
+        }
+        if left.argumentBits & 1 == 0 { return true }
+        return sameArguments(copy left, copy right)
     }
 
-    /// Whether two keys whose files are at different addresses name the same file (a literal may
-    /// be emitted twice when a getter is inlined into another object file).
-    @usableFromInline
-    static func sameFile(_ left: UnsafePointer<DefinitionKey>, _ right: UnsafePointer<DefinitionKey>) -> Bool {
-        guard left.pointee.fileCount == right.pointee.fileCount, left.pointee.fileCount > 0 else { return false }
-        return sameBytes(
-            UnsafeRawPointer(bitPattern: left.pointee.file).unsafelyUnwrapped,
-            UnsafeRawPointer(bitPattern: right.pointee.file).unsafelyUnwrapped,
-            count: left.pointee.fileCount
-        )
+    /// Whether two keys whose names or files are at different addresses have the same name and
+    /// file bytes. (A name's address determines its count: two literals that start at one address
+    /// are one literal, since each ends with a NUL.)
+    @inline(never)
+    static func sameLiterals(_ left: DefinitionKey, _ right: DefinitionKey) -> Bool {
+        guard left.nameCount == right.nameCount else { return false }
+        guard
+            left.name == right.name
+                || (left.nameCount >= 0 && sameBytes(left.name, right.name, count: left.nameCount))
+        else { return false }
+        // An explicit key's file word is its member, no part of its identity.
+        return left.line == 0 || left.file == right.file || sameFile(left.file, right.file)
+    }
+
+    /// Whether two `#fileID`s at different addresses are the same file (a literal may be emitted
+    /// twice when a getter is inlined into another object file). Both are NUL-terminated.
+    static func sameFile(_ left: UInt, _ right: UInt) -> Bool {
+        guard var left = UnsafePointer<UInt8>(bitPattern: left), var right = UnsafePointer<UInt8>(bitPattern: right)
+        else { return false }
+        while left.pointee == right.pointee {
+            if left.pointee == 0 { return true }
+            left += 1
+            right += 1
+        }
+        return false
     }
 
     /// Whether two keys with arguments, equal in every word, have equal argument values.
-    @usableFromInline
-    static func sameArguments(_ left: UnsafePointer<DefinitionKey>, _ right: UnsafePointer<DefinitionKey>) -> Bool {
-        guard let leftArguments = left.pointee.arguments, let rightArguments = right.pointee.arguments else {
-            return false
-        }
+    @inline(never)
+    static func sameArguments(_ left: DefinitionKey, _ right: DefinitionKey) -> Bool {
+        guard let leftArguments = left.arguments, let rightArguments = right.arguments else { return false }
         return leftArguments === rightArguments || leftArguments == rightArguments
     }
 
-    @usableFromInline
     static func sameBytes(_ left: UnsafeRawPointer, _ right: UnsafeRawPointer, count: Int) -> Bool {
         UnsafeRawBufferPointer(start: left, count: count).elementsEqual(
             UnsafeRawBufferPointer(start: right, count: count)
@@ -202,18 +220,30 @@ struct DefinitionKey {
 
     /// Whether two keys name the same slot.
     func matches(_ other: DefinitionKey) -> Bool {
-        withUnsafePointer(to: self) { left in
-            withUnsafePointer(to: other) { right in Self.same(left, right) }
-        }
+        Self.same(self, other)
     }
 
     /// The member name or explicit key.
     var nameDescription: String {
-        if nameCount < 0 {
-            let value = UInt32(truncatingIfNeeded: UInt(bitPattern: name) & ~Self.scalarFlag)
+        Self.describe(word: UInt(bitPattern: name), count: nameCount)
+    }
+
+    /// The member name (`#function`).
+    var member: String {
+        guard isExplicit else { return nameDescription }
+        // The file word holds the member's bytes, NUL-terminated, or a lone scalar's value.
+        if file & Self.scalarFlag != 0 { return Self.describe(word: file, count: -1) }
+        return String(cString: UnsafePointer<CChar>(bitPattern: file).unsafelyUnwrapped)
+    }
+
+    /// A string that ``bits(of:)`` gave as `word` and `count`.
+    private static func describe(word: UInt, count: Int) -> String {
+        if count < 0 {
+            let value = UInt32(truncatingIfNeeded: word & ~scalarFlag)
             return String(UnicodeScalar(value).map(Character.init) ?? "?")
         }
-        return String(decoding: UnsafeRawBufferPointer(start: name, count: nameCount), as: UTF8.self)
+        let start = UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped
+        return String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
     }
 
     /// Stops when this key is read as another type than `first`, the definition that first used it.
@@ -226,7 +256,7 @@ struct DefinitionKey {
 
     /// Whether the member is a method with parameters, whose calls the key can't tell apart.
     var isMethodWithParameters: Bool {
-        !isExplicit && argumentBits == 0 && member.description.contains(":")
+        !isExplicit && argumentBits == 0 && member.contains(":")
     }
 
     /// Whether the key carries argument values (or did, before its graph closed).
@@ -234,10 +264,19 @@ struct DefinitionKey {
 
     /// The key without its arguments or injected object: the slot an explicit key's type belongs to.
     var withoutArguments: DefinitionKey {
-        var key = self
-        key.arguments = nil
-        key.argumentBits = 0
-        return key
+        DefinitionKey(withoutArgumentsOf: self)
+    }
+
+    private init(withoutArgumentsOf key: DefinitionKey) {
+        name = key.name
+        nameCount = key.nameCount
+        file = key.file
+        line = key.line
+        argumentBits = 0
+        assembly = key.assembly
+        type = key.type
+        arguments = nil
+        hashBits = Self.hash(argument: 0, name: name, nameCount: nameCount, line: line)
     }
 
     /// `AssemblyType.member`, or `AssemblyType.member (key "name")` for an explicit key, followed by

@@ -20,15 +20,13 @@ final class Family: Sendable {
     /// Unique for the life of the process, so a per-thread cache can never mistake a new family
     /// for a released one at the same address.
     @usableFromInline let id: UInt64
-    /// A copy of the global ``resolverKey``, read on every resolution without the lazy-global check.
-    @usableFromInline let resolverKey = Assemblies.resolverKey
     /// How many override contexts of this family exist in any task, plus key paths being
-    /// captured, plus one while it has an ``Observation``, plus its open async graphs
-    /// (``AsyncGraph``). While it is zero, no read looks for a task's overrides or graph or reports
-    /// itself: a read checks this one word first.
+    /// captured, plus one while it has an ``Observation``. While it is zero, no read looks for a
+    /// task's overrides or reports itself, and singletons come from the per-thread caches: a read
+    /// checks this one word first.
     @usableFromInline let interceptCount = AtomicCount()
-    /// How many async graphs of this family are open, in any task (they count in ``interceptCount``
-    /// too). While it is zero, an intercepted read doesn't look for the task's graph.
+    /// How many async graphs of this family are open, in any task (see ``AsyncGraph``). While it is
+    /// zero, a top-level read doesn't look for the current task's graph to join.
     let openAsyncGraphs = AtomicCount()
     /// How many ``Overrides/replace(isolation:awaiting:scope:whenUnused:with:)`` calls are finding
     /// out which definition their closure reads (they count in ``interceptCount`` too). While it is
@@ -69,8 +67,8 @@ final class Family: Sendable {
         }
     }
 
-    /// Whether a read may have to look for the current task's overrides of this family or async
-    /// graph, or report to its observation.
+    /// Whether a read may have to look for the current task's overrides of this family, or report
+    /// to its observation.
     @inlinable
     @inline(__always)
     var isIntercepted: Bool { !interceptCount.isZero }

@@ -1,15 +1,16 @@
 /// The values a root assembly was created with (``Assembly/init(configuration:)``), one of each type,
 /// which every assembly of its family reads with ``Assembly/configuration(_:)``.
 struct FamilyConfiguration: Sendable {
-    /// The root's type, for messages.
-    let rootType: String
+    /// The root's type, for messages: its name is made only when a message needs it (the first
+    /// `String(describing:)` of a process costs about a millisecond of conformance lookups).
+    let rootType: Assembly.Type
     /// Whether the root was created with `init(configuration:)`.
     let isGiven: Bool
     private let values: [any Sendable]
 
     /// No values: `rootType` was created with `init()`.
     init(unconfigured rootType: Assembly.Type) {
-        self.rootType = String(describing: rootType)
+        self.rootType = rootType
         isGiven = false
         values = []
     }
@@ -24,7 +25,7 @@ struct FamilyConfiguration: Sendable {
             all.append(value)
         }
         repeat add(each values)
-        self.rootType = String(describing: rootType)
+        self.rootType = rootType
         isGiven = true
         self.values = all
     }

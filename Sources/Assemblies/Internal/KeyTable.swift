@@ -2,21 +2,18 @@
 ///
 /// The graph and the singleton cache keep their values in parallel buffers indexed by that number.
 /// Nothing is allocated once the table has grown to hold every key a thread reads.
-@usableFromInline
 struct KeyTable {
-    @usableFromInline var keys: UnsafeMutablePointer<DefinitionKey>
-    @usableFromInline var hashes: UnsafeMutablePointer<UInt>
-    @usableFromInline var positions: UnsafeMutablePointer<Int32>
+    private(set) var keys: UnsafeMutablePointer<DefinitionKey>
+    private var positions: UnsafeMutablePointer<Int32>
     /// Slot → index + 1, or 0 for an empty slot. Twice as many slots as keys keeps probes short.
-    @usableFromInline var slots: UnsafeMutablePointer<Int32>
-    @usableFromInline var slotMask: Int
-    @usableFromInline var count = 0
-    @usableFromInline var capacity: Int
+    private var slots: UnsafeMutablePointer<Int32>
+    private var slotMask: Int
+    private(set) var count = 0
+    private(set) var capacity: Int
 
     init(capacity: Int) {
         self.capacity = capacity
         keys = .allocate(capacity: capacity)
-        hashes = .allocate(capacity: capacity)
         positions = .allocate(capacity: capacity)
         slots = .allocate(capacity: capacity * 2)
         slots.initialize(repeating: 0, count: capacity * 2)
@@ -25,38 +22,29 @@ struct KeyTable {
 
     func deallocate() {
         keys.deallocate()
-        hashes.deallocate()
         positions.deallocate()
         slots.deallocate()
     }
 
-    @inlinable
     var isFull: Bool { count == capacity }
 
     /// The index of `key`, or -1 with the slot where it would go.
-    @inlinable
     @inline(__always)
-    func find(_ key: UnsafePointer<DefinitionKey>, hash: UInt) -> (index: Int, slot: Int) {
-        var slot = Int(truncatingIfNeeded: hash) & slotMask
+    func find(_ key: DefinitionKey) -> (index: Int, slot: Int) {
+        var slot = Int(truncatingIfNeeded: key.hashBits) & slotMask
         while true {
             let stored = Int(slots[slot])
             if stored == 0 { return (-1, slot) }
             let index = stored - 1
-            if hashes[index] == hash && DefinitionKey.same(keys + index, key) { return (index, slot) }
+            if DefinitionKey.same(keys[index], key) { return (index, slot) }
             slot = (slot + 1) & slotMask
         }
     }
 
-    func find(_ key: DefinitionKey, hash: UInt) -> (index: Int, slot: Int) {
-        withUnsafePointer(to: key) { find($0, hash: hash) }
-    }
-
-    /// Adds `key` at `slot` (from ``find(_:hash:)``); the table must not be full.
-    @usableFromInline
-    mutating func insert(_ key: UnsafePointer<DefinitionKey>, hash: UInt, slot: Int) -> Int {
+    /// Adds `key` at `slot` (from ``find(_:)``); the table must not be full.
+    mutating func insert(_ key: DefinitionKey, slot: Int) -> Int {
         let index = count
-        (keys + index).initialize(to: key.pointee)
-        hashes[index] = hash
+        (keys + index).initialize(to: key)
         positions[index] = Int32(slot)
         slots[slot] = Int32(index + 1)
         count += 1
@@ -64,26 +52,22 @@ struct KeyTable {
     }
 
     /// Doubles the capacity, keeping every key at its index.
-    @usableFromInline
     mutating func grow() {
         let newCapacity = capacity * 2
         let newKeys = UnsafeMutablePointer<DefinitionKey>.allocate(capacity: newCapacity)
         newKeys.moveInitialize(from: keys, count: count)
-        let newHashes = UnsafeMutablePointer<UInt>.allocate(capacity: newCapacity)
-        newHashes.moveInitialize(from: hashes, count: count)
         let newPositions = UnsafeMutablePointer<Int32>.allocate(capacity: newCapacity)
         let newSlots = UnsafeMutablePointer<Int32>.allocate(capacity: newCapacity * 2)
         newSlots.initialize(repeating: 0, count: newCapacity * 2)
         let newMask = newCapacity * 2 - 1
         for index in 0..<count {
-            var slot = Int(truncatingIfNeeded: newHashes[index]) & newMask
+            var slot = Int(truncatingIfNeeded: newKeys[index].hashBits) & newMask
             while newSlots[slot] != 0 { slot = (slot + 1) & newMask }
             newSlots[slot] = Int32(index + 1)
             newPositions[index] = Int32(slot)
         }
         deallocate()
         keys = newKeys
-        hashes = newHashes
         positions = newPositions
         slots = newSlots
         slotMask = newMask
@@ -91,8 +75,8 @@ struct KeyTable {
     }
 
     /// Replaces the key at `index` by an equal one, for an explicit key's first definer in a new graph.
-    func replaceKey(at index: Int, with key: UnsafePointer<DefinitionKey>) {
-        keys[index] = key.pointee
+    func replaceKey(at index: Int, with key: DefinitionKey) {
+        keys[index] = key
     }
 
     /// Drops the argument values of the key at `index` when its graph closes; the key then matches

@@ -187,7 +187,7 @@ final class Override: @unchecked Sendable {
     let keyPath: AnyKeyPath?
     @usableFromInline let scope: Scope?
     let whenUnused: UnusedOverrides?
-    private let factory: @Sendable () -> Any
+    private let doubles: DoubleMaker
     private let lock = Lock()
     /// The double made while the key path was captured, handed out by the first build.
     private var prebuilt: Any?
@@ -198,25 +198,41 @@ final class Override: @unchecked Sendable {
         keyPath: AnyKeyPath?,
         scope: Scope?,
         whenUnused: UnusedOverrides?,
-        factory: @escaping @Sendable () -> Any,
+        doubles: DoubleMaker,
         prebuilt: Any?
     ) {
         storedKey = key
         self.keyPath = keyPath
         self.scope = scope
         self.whenUnused = whenUnused
-        self.factory = factory
+        self.doubles = doubles
         self.prebuilt = prebuilt
     }
 
-    /// A new double (the first one was made when the override was added).
-    @usableFromInline
-    func make<T>(_: T.Type) -> T {
+    /// A new double (the first one was made when the override was added), as the engine keeps an
+    /// instance of the definition, read in `scope`.
+    func make(readIn scope: Scope) -> AnyObject {
         let first = lock.withLock {
             defer { prebuilt = nil }
             return prebuilt
         }
-        return (first ?? factory()) as! T
+        return doubles.keep(first ?? doubles.make(), scope)
+    }
+}
+
+/// How an override makes its doubles: the factory a test gave, and how the engine keeps what it
+/// makes (see ``stored(_:scope:)``), which takes the type of the factory's values.
+struct DoubleMaker: Sendable {
+    /// The type of the doubles: a definition may only be replaced by doubles of its own type, so that
+    /// its getter reads them back as what they are.
+    let type: Any.Type
+    let make: @Sendable () -> Any
+    let keep: @Sendable (Any, Scope) -> AnyObject
+
+    init<Value>(_ factory: @escaping @Sendable () -> Value) {
+        type = Value.self
+        make = factory
+        keep = { double, scope in stored(double as! Value, scope: scope) }
     }
 }
 
@@ -235,7 +251,7 @@ final class OverrideCapture: @unchecked Sendable {
     /// The capture of the async member being read in this task, if any.
     @TaskLocal static var pending: OverrideCapture?
 
-    let make: () -> Any
+    let doubles: DoubleMaker
     private let lock = Lock()
     /// The definition the key path reads, kept with its arguments: the read that made it has
     /// returned by the time the override is added.
@@ -244,21 +260,23 @@ final class OverrideCapture: @unchecked Sendable {
     /// Whether a read has been chosen to be captured.
     private var isTaken = false
 
-    init(make: @escaping () -> Any) {
-        self.make = make
-    }
-
-    @usableFromInline
-    func capture<T>(_ key: DefinitionKey, on resolver: Resolver) -> T {
-        resolver.pendingCapture = nil
-        return captureFirst(key)
+    init(doubles: DoubleMaker) {
+        self.doubles = doubles
     }
 
     /// The capture of the `replace(awaiting:)` whose closure makes the calling read of `family`,
     /// if this read is the one to capture: the closure's first, even when reads of child tasks it
     /// started race for it.
+    @inline(__always)
     static func takingThisRead(of family: Family) -> OverrideCapture? {
-        guard !family.asyncCaptures.isZero, let capture = pending else { return nil }
+        family.asyncCaptures.isZero ? nil : pendingIfFirstRead()
+    }
+
+    /// The task's capture, if the calling read is the first of its closure; out of line, so that
+    /// the intercepted read path it is inlined into only gains the count's check.
+    @inline(never)
+    private static func pendingIfFirstRead() -> OverrideCapture? {
+        guard let capture = pending else { return nil }
         let isFirst = capture.lock.withLock {
             defer { capture.isTaken = true }
             return !capture.isTaken
@@ -268,14 +286,16 @@ final class OverrideCapture: @unchecked Sendable {
 
     /// Captures `key`, the definition being read, and returns the first double. (Called by the read
     /// a key path makes, or the one ``takingThisRead(of:)`` returns a capture for.)
-    func captureFirst<T>(_ key: DefinitionKey) -> T {
-        let made = make()
-        guard let instance = made as? T else { Failure.keyPathIsNotTheDefinition(key, value: type(of: made)) }
+    func captureFirst(_ key: DefinitionKey) -> AnyObject {
+        let made = doubles.make()
+        guard ObjectIdentifier(key.type) == ObjectIdentifier(doubles.type) else {
+            Failure.keyPathIsNotTheDefinition(key, value: type(of: made))
+        }
         lock.withLock {
             self.key = StoredKey(key)
             prebuilt = made
         }
-        return instance
+        return doubles.keep(made, .objectGraph)
     }
 
     /// What was captured, once the read has returned.

@@ -5,9 +5,8 @@
 extension Resolver {
     /// Checks a read of `key`, an object-graph definition or one of a resettable scope, made while
     /// a stored definition of a family that checks is being built.
-    @usableFromInline
     @inline(never)
-    func checkCaptive(_ key: UnsafePointer<DefinitionKey>, scope: Scope) {
+    func checkCaptive(_ key: DefinitionKey, scope: Scope) {
         guard intentionalCaptiveFrame != frameCount, let family = activeFamily else { return }
         let keeperScope: Scope
         let chain: [DefinitionName]
@@ -17,7 +16,7 @@ extension Resolver {
             // A hook of a stored definition whose body has returned (its frame is gone): it keeps
             // what its hooks read.
             keeperScope = last.slot.scope
-            chain = [DefinitionName(last.slot.key), DefinitionName(key.pointee)]
+            chain = [DefinitionName(last.slot.key), DefinitionName(key)]
         } else {
             // The nearest frame below that isn't a prototype keeps what this read returns.
             var keeper = frameCount - 1
@@ -26,7 +25,7 @@ extension Resolver {
                 let scope = building.last(where: { $0.slot.builder?.frame == keeper })?.slot.scope
             else { return }
             keeperScope = scope
-            chain = (keeper..<frameCount).map { DefinitionName(frames[$0].key.pointee) } + [DefinitionName(key.pointee)]
+            chain = (keeper..<frameCount).map { DefinitionName(frames[$0].key) } + [DefinitionName(key)]
         }
         if scope.kind == .resettable && keeperScope == scope { return }
         let captive = CaptiveDependency(chain: chain, keeperScope: keeperScope, keptScope: scope)

@@ -11,19 +11,16 @@ extension Resolver {
     /// so that the next read, on any thread, builds it again. An instance registered with `*~>` and
     /// already handed out to a reader that closes a cycle can't be taken back: that stops the
     /// program (see ``Failure/threwAfterHandingOut(_:)``).
-    @usableFromInline
-    @inline(never)
-    func bodyThrew(at index: Int) {
+    func undo(_ index: Int) {
         // Instances other threads took from this one while it waited count as handed out.
         if thread.mayHaveForeignDependencies { takeInbox() }
         let frame = frames + index
         if frame.pointee.hasInstance && lowestHandedOut <= index {
-            Failure.threwAfterHandingOut(Array(threadChain(to: frame.pointee.key.pointee).dropLast()))
+            Failure.threwAfterHandingOut(Array(threadChain(to: frame.pointee.key).dropLast()))
         }
         let serial = frame.pointee.serial
-        if hooks.last?.serial == serial {
+        if frame.pointee.flags.contains(.hasHooks) {
             hooks.removeAll { $0.serial == serial }
-            hookCount = hooks.count
         }
         var abandoned: (slot: SingletonSlot, store: SingletonStore, isWatched: Bool)?
         if frame.pointee.entry >= 0 {
@@ -35,16 +32,15 @@ extension Resolver {
             if abandoned?.isWatched == true { watchedStoredFrames -= 1 }
         }
         frameCount = index
-        // Moved out, and released last: a registered instance's deinit may read the family again.
-        let undone = frame.move()
+        // Released last: a registered instance's deinit may read the family again.
+        let registered = frame.pointee.object
         if let (slot, store, _) = abandoned { store.abandon(slot) }
-        _ = undone
+        registered?.release()
     }
 
     /// Ends a graph whose top-level read threw: the `afterAllInjections` steps of its instances don't
     /// run, and the singletons that waited for them are given up rather than published, since they
     /// are not finished.
-    @usableFromInline
     @inline(never)
     func abandonGraph() {
         deferredSteps.removeAll()

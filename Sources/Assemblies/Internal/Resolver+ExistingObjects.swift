@@ -6,23 +6,20 @@ extension Resolver {
     /// Every instance of the current graph of `family` that lookups may see: object-graph instances,
     /// and instances still being wired, of any scope.
     func visibleInstances(in family: Family) -> [(key: DefinitionKey, instance: Any)] {
-        guard activeFamilyID & ~Self.interceptedGraph == family.id else { return [] }
+        guard activeFamilyID == family.id else { return [] }
         var visible: [(key: DefinitionKey, instance: Any)] = []
-        func add(_ key: DefinitionKey, _ object: AnyObject?, _ value: Int32) {
-            if let object {
-                visible.append((key, object))
-            } else if value >= 0 {
-                visible.append((key, values[Int(value)]))
-            }
-        }
         for touchedIndex in 0..<touchedCount {
             let index = Int(touched[touchedIndex])
-            if entries[index].state == .done && entries[index].scope == .objectGraph {
-                add(keys.keys[index], entries[index].object, entries[index].value)
+            if entries[index].state == .done && entries[index].scope == .objectGraph,
+                let object = entries[index].object?.takeUnretainedValue()
+            {
+                visible.append((keys.keys[index], unboxed(object)))
             }
         }
         for frame in 0..<frameCount {
-            add(frames[frame].key.pointee, frames[frame].object, frames[frame].value)
+            if let object = frames[frame].object?.takeUnretainedValue() {
+                visible.append((frames[frame].key, unboxed(object)))
+            }
         }
         return visible
     }
@@ -42,8 +39,8 @@ extension Resolver {
     }
 
     func existingObject<T>(withKey key: DefinitionKey, as _: T.Type, in family: Family) -> T? {
-        guard activeFamilyID & ~Self.interceptedGraph == family.id else { return nil }
-        let (index, _) = keys.find(key, hash: key.hashBits)
+        guard activeFamilyID == family.id else { return nil }
+        let (index, _) = keys.find(key)
         guard index >= 0, entries[index].generation == generation else { return nil }
         let first = keys.keys[index]
         key.requireSameType(as: first)

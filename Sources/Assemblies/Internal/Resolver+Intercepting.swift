@@ -1,240 +1,186 @@
 internal import CAssemblies
 
 // Reads that leave the fast paths because their family is intercepted: a task may override it, a
-// key path is being captured, its reads are observed, or a task has an async graph of it open (see
-// `Family.interceptCount`).
+// key path is being captured, or its reads are observed (see `Family.interceptCount`).
 
 extension Resolver {
-    /// Resolves a read of an intercepted family outside a graph of it, or in a graph opened while
-    /// it was intercepted (``interceptedGraph``): in the task's async graph, if the read is made in
-    /// an async body; with the task's override of the definition, if any, with the task's own
-    /// singletons while it overrides the family, and reported to the family's observation, if any.
-    @usableFromInline
-    func resolveIntercepted<T, E: Error>(
-        _ key: UnsafePointer<DefinitionKey>,
+    /// The instance a read gets when it is the read an ``Overrides`` replacement is capturing to learn
+    /// which definition its key path or closure names; nil for any other read.
+    func capturedRead(_ key: DefinitionKey, of family: Family) -> AnyObject? {
+        if let capture = pendingCapture {
+            pendingCapture = nil
+            return capture.captureFirst(key)
+        }
+        return OverrideCapture.takingThisRead(of: family)?.captureFirst(key)
+    }
+
+    /// Decides a read of an intercepted family outside a graph of it, or a read in a graph opened
+    /// while it was intercepted (``isIntercepting``, with `isInGraph`): with the task's override of
+    /// the definition, if any, with the task's own singletons while it overrides the family, and
+    /// reported to the family's observation, if any.
+    func decideIntercepted(
+        _ key: DefinitionKey,
         scope: Scope,
         in family: Family,
-        _ body: (Definition<T>) throws(E) -> T
-    ) throws(E) -> T {
-        if let capture = pendingCapture {
-            return capture.capture(key.pointee, on: self)
-        }
-        if let capture = OverrideCapture.takingThisRead(of: family) {
-            return capture.captureFirst(key.pointee)
-        }
-        if let graph = taskGraphToJoin(readingFrom: family) {
-            return try readInTaskGraph(graph, key, scope: scope, in: family, body)
-        }
-        let isInGraph = activeFamilyID == family.id | Self.interceptedGraph
-        if !isInGraph && (activeFamilyID != 0 || isClosing) {
-            // A top-level read while this resolver is busy: the spare resolves it, and intercepts it.
-            return try withSpare(crossingWith: key.pointee) { (spare) throws(E) in
-                try Reading.topLevel(key, scope: scope, in: family, on: spare, body)
-            }
-        }
+        isInGraph: Bool,
+        suspends: Bool
+    ) -> Decision {
         let context = isInGraph ? activeContext : OverrideContext.innermost(for: family)
         var observation = isInGraph ? activeObservation : family.observation
         if thread.isReporting || observation?.reports(on: thread) == false {
             observation = nil
         }
-        if let override = context?.override(for: key.pointee) {
-            return try read(
+        guard let override = context?.override(for: key) else {
+            return decide(
                 key,
-                scope: override.scope ?? scope,
+                scope: scope,
                 in: family,
-                context: context,
-                observation: observation,
-                isInGraph: isInGraph
-            ) { (_: Definition<T>) throws(E) in override.make(T.self) }
+                overriddenBy: context,
+                observedBy: observation,
+                isInGraph: isInGraph,
+                suspends: suspends
+            )
         }
-        return try read(
+        // The double is built here, in the override's scope, as a body would build it.
+        let decision = decide(
             key,
-            scope: scope,
+            scope: override.scope ?? scope,
             in: family,
-            context: context,
-            observation: observation,
+            overriddenBy: context,
+            observedBy: observation,
             isInGraph: isInGraph,
-            body
+            suspends: false
         )
+        guard case .build(let handle) = decision else { return decision }
+        let double = override.make(readIn: scope)
+        handle.resolver._withUnsafeGuaranteedRef { $0.leave(handle.frame, returning: double) }
+        return .instance(double)
+    }
+
+    /// Decides `key` in the graph open on this resolver, or in a new graph whose singletons are
+    /// `context`'s (or the family's); reported to `observation`, if any.
+    private func decide(
+        _ key: DefinitionKey,
+        scope: Scope,
+        in family: Family,
+        overriddenBy context: OverrideContext?,
+        observedBy observation: Observation?,
+        isInGraph: Bool,
+        suspends: Bool
+    ) -> Decision {
+        let store = isInGraph ? activeStore.unsafelyUnwrapped : context?.singletons() ?? family.singletons
+        if let observation {
+            beginReport(
+                key,
+                scope: scope,
+                source: source(of: key, scope: scope, in: store, of: family),
+                to: observation
+            )
+        }
+        let decision =
+            isInGraph
+            ? decideInGraph(key, scope: scope, suspends: suspends)
+            : decideInNewGraph(
+                key,
+                scope: scope,
+                in: family,
+                keepingSingletonsIn: store,
+                overriddenBy: context,
+                observedBy: observation,
+                suspends: suspends
+            )
+        guard observation != nil else { return decision }
+        switch decision {
+        case .build(let handle):
+            frames[handle.frame].flags.insert(.endsReport)
+            bodyStartsInReportedRead()
+        case .instance(let object):
+            endReport(instance: identity(of: unboxed(object)), source: nil)
+        case .wait:
+            // The task decides again once the slot has changed, and reports the read then.
+            traceFrames.removeLast()
+        }
+        return decision
     }
 
     /// The current task's async graph, when a synchronous read of `family` on this resolver joins it:
-    /// the read is made in an async body, or below it, while this thread is in no graph (see
-    /// `AsyncGraph`); nil when the family has no async graph open.
+    /// the read is made in an async body, or below it (in a body of another family), and no graph of
+    /// the family is open on this resolver (see `AsyncGraph`); nil when the family has no async graph
+    /// open.
+    @inline(__always)
     func taskGraphToJoin(readingFrom family: Family) -> AsyncGraph? {
-        guard !family.openAsyncGraphs.isZero && activeFamilyID == 0 && !isClosing && !thread.isTask else {
+        guard !family.openAsyncGraphs.isZero && activeFamilyID != family.id && !thread.isTask else {
             return nil
         }
         return AsyncGraph.ofCurrentTask()
     }
 
-    /// A synchronous read in an async body, or below it, while this thread is in no graph: it joins
-    /// the task's graph (see ``taskGraphToJoin(readingFrom:)``). A function of its own, so that the generic code of the
-    /// intercepted path around it doesn't grow.
-    @inline(never)
-    func readInTaskGraph<T, E: Error>(
-        _ graph: AsyncGraph,
-        _ key: UnsafePointer<DefinitionKey>,
-        scope: Scope,
-        in family: Family,
-        _ body: (Definition<T>) throws(E) -> T
-    ) throws(E) -> T {
-        let task = graph.resolver.thread
-        let host = task.host
-        task.host = thread
-        defer { task.host = host }
-        return try graph.installed { (resolver) throws(E) in
-            try Reading.resolve(key, scope: scope, in: family, on: resolver, body)
-        }
-    }
-
-    /// Reads `key` in the graph open on this resolver, or in a new graph whose singletons are
-    /// `context`'s (or the family's), reported to `observation`.
-    func read<T, E: Error>(
-        _ key: UnsafePointer<DefinitionKey>,
-        scope: Scope,
-        in family: Family,
-        context: OverrideContext?,
-        observation: Observation?,
-        isInGraph: Bool,
-        _ body: (Definition<T>) throws(E) -> T
-    ) throws(E) -> T {
-        guard let observation else {
-            return try read(
-                key,
-                scope: scope,
-                in: family,
-                isInGraph: isInGraph,
-                keepingSingletonsIn: context?.singletons() ?? family.singletons,
-                overriddenBy: context,
-                observedBy: nil,
-                body
-            )
-        }
-        let store = isInGraph ? activeStore.unsafelyUnwrapped : context?.singletons() ?? family.singletons
-        let source = source(of: key, scope: scope, in: store, of: family)
-        let parent = beginReport(key)
-        var time = BodyTime()
-        let result: T
-        do {
-            result = try read(
-                key,
-                scope: scope,
-                in: family,
-                isInGraph: isInGraph,
-                keepingSingletonsIn: store,
-                overriddenBy: context,
-                observedBy: observation
-            ) { (definition) throws(E) in
-                try timing(&time) { () throws(E) in try body(definition) }
-            }
-        } catch {
-            endReport(instance: nil, scope: scope, parent: parent, source: .failed, time: time, to: observation)
-            throw error
-        }
-        // A class instance's identity without a dynamic cast, which would cost this unspecialized
-        // path more than the rest of the report; a value's (or an existential's) with one.
-        let instance =
-            isReference(T.self)
-            ? ObjectIdentifier(unsafeBitCast(result, to: AnyObject.self)) : Assemblies.identity(of: result)
-        endReport(
-            instance: instance,
-            scope: scope,
-            parent: parent,
-            source: time.ran ? .built : source,
-            time: time,
-            to: observation
-        )
-        return result
-    }
-
-    /// Reads `key` in the graph open on this resolver, or else in a new graph that keeps singletons
-    /// in `store` (made only then), overridden by `context` and observed by `observation`.
-    func read<T, E: Error>(
-        _ key: UnsafePointer<DefinitionKey>,
-        scope: Scope,
-        in family: Family,
-        isInGraph: Bool,
-        keepingSingletonsIn store: @autoclosure () -> SingletonStore,
-        overriddenBy context: OverrideContext?,
-        observedBy observation: Observation?,
-        _ body: (Definition<T>) throws(E) -> T
-    ) throws(E) -> T {
-        if isInGraph {
-            return try resolveInGraph(key, scope: scope, in: family, body)
-        }
-        return try resolveInNewGraph(
-            key,
-            scope: scope,
-            in: family,
-            keepingSingletonsIn: store(),
-            overriddenBy: context,
-            observedBy: observation,
-            body
-        )
-    }
-
     // MARK: Reporting
 
-    /// A read being reported: its place among the reads of the thread, and the time the bodies it
-    /// read took.
+    /// A read being reported: its place among the reads of the thread, what it reports to, and the
+    /// time its body took and the bodies it read took.
     struct TraceFrame {
         let sequence: UInt64
         let key: StoredKey
-        var childNanoseconds: UInt64 = 0
-    }
-
-    /// Starts reporting a read of `key`: pushes its trace frame; returns the frame below, if any.
-    func beginReport(_ key: UnsafePointer<DefinitionKey>) -> TraceFrame? {
-        let parent = traceFrames.last
-        traceFrames.append(TraceFrame(sequence: assemblies_next_resolution_sequence(), key: StoredKey(key.pointee)))
-        return parent
-    }
-
-    /// How long a body ran, and how long the bodies it read ran, both when it returned: hooks and
-    /// `afterAllInjections` steps that run later, while the read is still reported, don't count.
-    struct BodyTime {
-        var ran = false
+        let scope: Scope
+        /// Where the read gets its instance when it builds nothing, looked up before it ran.
+        let source: Resolution.Source
+        let observation: Observation
+        /// When the body started (monotonic nanoseconds), once it has.
+        var start: UInt64 = 0
+        /// How long the body ran, once it has returned: hooks and `afterAllInjections` steps that
+        /// run later, while the read is still reported, don't count.
         var nanoseconds: UInt64 = 0
+        var ran = false
+        /// How long the bodies of the reads it made ran.
         var childNanoseconds: UInt64 = 0
+        /// ``childNanoseconds`` when the body returned.
+        var childNanosecondsAtReturn: UInt64 = 0
     }
 
-    /// Runs `body`, the body of the read on top of ``traceFrames``, and records its time in `time`.
-    func timing<Result, E: Error>(_ time: inout BodyTime, _ body: () throws(E) -> Result) throws(E) -> Result {
-        let start = Clock.nanoseconds()
-        defer {
-            time = BodyTime(
-                ran: true,
-                nanoseconds: Clock.nanoseconds() &- start,
-                childNanoseconds: traceFrames[traceFrames.count - 1].childNanoseconds
+    /// Starts reporting a read of `key` in `scope` to `observation`: pushes its trace frame.
+    func beginReport(_ key: DefinitionKey, scope: Scope, source: Resolution.Source, to observation: Observation) {
+        traceFrames.append(
+            TraceFrame(
+                sequence: assemblies_next_resolution_sequence(),
+                key: StoredKey(key),
+                scope: scope,
+                source: source,
+                observation: observation
             )
-        }
-        return try body()
+        )
+    }
+
+    /// The body of the read on top of ``traceFrames`` starts now.
+    func bodyStartsInReportedRead() {
+        traceFrames[traceFrames.count - 1].start = Clock.nanoseconds()
+    }
+
+    /// The body of the read on top of ``traceFrames`` has returned, or thrown: its time is taken.
+    func bodyReturnedInReportedRead() {
+        let top = traceFrames.count - 1
+        traceFrames[top].nanoseconds = Clock.nanoseconds() &- traceFrames[top].start
+        traceFrames[top].ran = true
+        traceFrames[top].childNanosecondsAtReturn = traceFrames[top].childNanoseconds
     }
 
     /// Ends reporting the read on top of ``traceFrames``, which returned `instance` (nil for a value,
-    /// or when its body threw): delivers it to `observation`, in a graph of its own (see
-    /// ``inGraphOfItsOwn(_:)``), so that reads the observer makes never join the graph being built.
-    /// They are not reported.
-    func endReport(
-        instance: ObjectIdentifier?,
-        scope: Scope,
-        parent: TraceFrame?,
-        source: Resolution.Source,
-        time: BodyTime,
-        to observation: Observation
-    ) {
+    /// or when its body threw), from `source` (nil: the source looked up before it ran): delivers it
+    /// to the observation, in a graph of its own (see ``inGraphOfItsOwn(_:)``), so that reads the
+    /// observer makes never join the graph being built. They are not reported.
+    func endReport(instance: ObjectIdentifier?, source: Resolution.Source?) {
         let frame = traceFrames.removeLast()
+        let parent = traceFrames.last
         if !traceFrames.isEmpty {
-            traceFrames[traceFrames.count - 1].childNanoseconds &+= time.nanoseconds
+            traceFrames[traceFrames.count - 1].childNanoseconds &+= frame.nanoseconds
         }
         let resolution = Resolution(
-            scope: scope,
+            scope: frame.scope,
             depth: traceFrames.count,
-            source: source,
+            source: source ?? frame.source,
             instance: instance,
-            nanoseconds: time.nanoseconds,
-            ownNanoseconds: time.nanoseconds &- min(time.nanoseconds, time.childNanoseconds),
+            nanoseconds: frame.nanoseconds,
+            ownNanoseconds: frame.nanoseconds &- min(frame.nanoseconds, frame.childNanosecondsAtReturn),
             threadNumber: thread.number,
             threadName: thread.name,
             key: frame.key,
@@ -245,12 +191,12 @@ extension Resolver {
         let wasReporting = thread.isReporting
         thread.isReporting = true
         defer { thread.isReporting = wasReporting }
-        inGraphOfItsOwn { observation.deliver(resolution, on: thread) }
+        inGraphOfItsOwn { frame.observation.deliver(resolution, on: thread) }
     }
 
     /// Where a read of `key` that doesn't build it gets its instance, looked up before it runs.
     func source(
-        of key: UnsafePointer<DefinitionKey>,
+        of key: DefinitionKey,
         scope: Scope,
         in store: SingletonStore,
         of family: Family
@@ -260,14 +206,15 @@ extension Resolver {
             // A prototype is only reused by a back-reference to it from a direct dependency.
             return .inFlight
         case .objectGraph:
-            let (found, _) = keys.find(key, hash: key.pointee.hashBits)
+            let (found, _) = keys.find(key)
             let isDone = found >= 0 && entries[found].generation == generation && entries[found].state == .done
             return isDone && activeFamilyID != 0 ? .objectGraph : .inFlight
         case .singleton, .weakSingleton, .resettable:
-            if scope.kind == .singleton && store === family.singletons && cachedSingleton(key, in: family) != nil {
+            if scope.kind == .singleton && store === family.singletons && cachedSingletonObject(key, in: family) != nil
+            {
                 return .stored  // from this thread's caches, without the store's lock
             }
-            return store.hasPublished(key.pointee) ? .stored : .inFlight
+            return store.hasPublished(key) ? .stored : .inFlight
         }
     }
 }

@@ -1,218 +1,418 @@
-// How a read of a definition runs: the paths inlined into every getter.
+internal import CAssemblies
+
+// How a read runs: ``Resolver/enter(_:scope:in:)`` decides what the read gets, or pushes the frame
+// its body builds the instance in; ``Resolver/leave(_:returning:)`` finishes the frame with the
+// instance, and ``Resolver/bodyThrew(at:)`` undoes it. The synchronous getters and the async reads
+// (``AsyncReading``) use the same three. Nothing here is generic.
 
 extension Resolver {
-    // MARK: Resolving
-
-    /// Resolves one read of a definition (see ``Reading/resolve(_:scope:in:on:_:)``).
-    @inlinable
-    @inline(__always)
-    func resolve<T, E: Error>(
-        _ key: UnsafePointer<DefinitionKey>,
-        scope: Scope,
-        in family: Family,
-        _ body: (Definition<T>) throws(E) -> T
-    ) throws(E) -> T {
-        try Reading.resolve(key, scope: scope, in: family, on: self, body)
+    /// What a read does next (see ``decide(_:scope:in:suspends:)``).
+    enum Decision {
+        /// Hand back this instance: nothing is built.
+        case instance(AnyObject)
+        /// Run the body in this frame, then leave it.
+        case build(DefinitionHandle)
+        /// A task's read of a stored definition that another thread or task is building: wait for the
+        /// slot to change, then decide again.
+        case wait(SingletonSlot, SingletonStore)
     }
 
-    /// A singleton this thread has already read: from the direct-mapped line for a default key,
-    /// inlined, or else from the second-level cache or the family.
-    @inlinable
-    @inline(__always)
-    func cachedSingleton(_ key: UnsafePointer<DefinitionKey>, in family: Family) -> AnyObject? {
-        let line = singletonLine(for: key)
-        if line.pointee.familyID == family.id && line.pointee.name == key.pointee.name
-            && line.pointee.typeBits == key.pointee.typeBits
-            && line.pointee.assemblyBits == key.pointee.assemblyBits
-            && line.pointee.line == key.pointee.line && line.pointee.file == key.pointee.file
-            && line.pointee.argumentBits == key.pointee.argumentBits, let object = line.pointee.object
-        {
-            return object.takeUnretainedValue()
+    /// What a frame's leaving does beyond finishing its instance, set by the read that pushed it.
+    struct FrameFlags: OptionSet {
+        let rawValue: UInt8
+
+        /// The body added hooks (``Definition/afterWiring(_:)``, ``Definition/afterAllInjections(_:)``).
+        static let hasHooks = FrameFlags(rawValue: 1 << 0)
+        /// It builds a stored definition's slot, the innermost of ``building``.
+        static let buildsSlot = FrameFlags(rawValue: 1 << 1)
+        /// It is the first frame of a graph its read opened: leaving it finishes the graph.
+        static let closesGraph = FrameFlags(rawValue: 1 << 2)
+        /// Its read is reported (``traceFrames``): leaving it ends the report.
+        static let endsReport = FrameFlags(rawValue: 1 << 3)
+        /// Its read installed this resolver as the thread's current one: leaving it puts back the
+        /// resolver it replaced (see ``install(over:)``).
+        static let uninstalls = FrameFlags(rawValue: 1 << 4)
+    }
+
+    // MARK: Entering
+
+    /// Decides a synchronous read of `key`, in `scope`, of `family` on this resolver: the instance
+    /// it hands back, or the frame its body builds one in.
+    ///
+    /// A getter calls the entry for its scope's kind (its scope is nearly always a literal), so that
+    /// each is small. The common reads — an object-graph definition or a prototype in the graph open
+    /// here, not intercepted — are decided without leaving the entry. The others go to
+    /// ``decideSlowly(_:scope:in:suspends:)``.
+    @usableFromInline
+    func enterObjectGraph(_ key: DefinitionKey, in family: Family) -> Entered {
+        if let entered = enterObjectGraphQuickly(key, in: family) {
+            return entered
         }
-        return cachedSingletonObject(key, in: family)
+        if opensGraphQuickly(of: family) {
+            beginGraph(of: family)
+            if let entered = enterObjectGraphQuickly(key, in: family) {
+                return closingGraph(entered)
+            }
+            return closingGraph(Entered(decideInGraph(key, scope: .objectGraph, suspends: false)))
+        }
+        return enterSlowly(key, scope: .objectGraph, in: family)
     }
 
-    /// A top-level read, out of line. The error of a body crosses this boundary in `failure`, not
-    /// as a thrown error: specialized for a body that throws nothing (`E == Never`), this is a
-    /// function that can't throw, so the getters that call it check nothing after the call (see
-    /// ``Reading/topLevel(_:scope:in:on:_:)``).
-    @inlinable
+    /// ``enterObjectGraph(_:in:)`` for a prototype.
+    @usableFromInline
+    func enterPrototype(_ key: DefinitionKey, in family: Family) -> Entered {
+        if let entered = enterPrototypeQuickly(key, in: family) {
+            return entered
+        }
+        if opensGraphQuickly(of: family) {
+            beginGraph(of: family)
+            if let entered = enterPrototypeQuickly(key, in: family) {
+                return closingGraph(entered)
+            }
+            return closingGraph(Entered(decideInGraph(key, scope: .prototype, suspends: false)))
+        }
+        return enterSlowly(key, scope: .prototype, in: family)
+    }
+
+    /// Whether a read of `family` is a top-level read on this resolver that opens a plain graph of
+    /// the family here: nothing intercepts the family, no task may have a graph of it to join, and
+    /// this resolver is in no graph. (Any other top-level read is decided by
+    /// ``decideSlowly(_:scope:in:suspends:)``.)
+    @inline(__always)
+    private func opensGraphQuickly(of family: Family) -> Bool {
+        activeFamilyID == 0 && !isClosing && !family.isIntercepted && family.openAsyncGraphs.isZero
+    }
+
+    /// `entered`, decided as the first read of the graph just opened: its frame closes the graph when
+    /// it is left, or the graph is finished now when it builds nothing.
+    private func closingGraph(_ entered: Entered) -> Entered {
+        switch entered {
+        case .build(let handle): frames[handle.frame].flags.insert(.closesGraph)
+        case .instance: finishGraph()
+        }
+        return entered
+    }
+
+    /// ``enterObjectGraph(_:in:)`` for a stored definition: a singleton, a weak singleton or a
+    /// resettable scope's instance; and for a scope only known at run time.
+    @usableFromInline
     @inline(never)
-    func resolveTopLevel<T, E: Error>(
-        _ key: UnsafePointer<DefinitionKey>,
-        scope: Scope,
-        in family: Family,
-        failure: inout E?,
-        _ body: (Definition<T>) throws(E) -> T
-    ) -> T? {
-        do throws(E) {
-            return try readTopLevel(key, scope: scope, in: family, body)
-        } catch {
-            failure = error
+    func enterSlowly(_ key: DefinitionKey, scope: Scope, in family: Family) -> Entered {
+        Entered(decideSlowly(key, scope: scope, in: family, suspends: false))
+    }
+
+    /// Decides a read, for a task that can wait: the entries with a ``Decision/wait(_:_:)``.
+    func decide(_ key: DefinitionKey, scope: Scope, in family: Family, suspends: Bool) -> Decision {
+        if let entered = enterQuickly(key, scope: scope, in: family) {
+            return Decision(entered)
+        }
+        return decideSlowly(key, scope: scope, in: family, suspends: suspends)
+    }
+
+    /// The decision of a read in the graph open on this resolver, when it is one of the two common
+    /// cases: an object-graph instance this graph already has, or a key this thread has read before
+    /// read for the first time in this graph (for an object-graph definition or a prototype); nil
+    /// for every other read.
+    @inline(__always)
+    private func enterQuickly(_ key: DefinitionKey, scope: Scope, in family: Family) -> Entered? {
+        switch scope.kind {
+        case .objectGraph: enterObjectGraphQuickly(key, in: family)
+        case .prototype: enterPrototypeQuickly(key, in: family)
+        case .singleton, .weakSingleton, .resettable: nil
+        }
+    }
+
+    @inline(__always)
+    private func enterObjectGraphQuickly(_ key: DefinitionKey, in family: Family) -> Entered? {
+        guard activeFamilyID == family.id && !isIntercepting else { return nil }
+        let (found, _) = keys.find(key)
+        guard found >= 0 && !entries[found].isSpecial && !isWatchingCaptives else { return nil }
+        let entry = entries + found
+        if entry.pointee.generation == generation {
+            guard entry.pointee.state == .done else { return nil }
+            return .instance(entry.pointee.object.unsafelyUnwrapped.takeUnretainedValue())
+        }
+        guard touchedCount < touchedCapacity && canPushWithoutChecks else { return nil }
+        entry.pointee.generation = generation
+        entry.pointee.scope = .objectGraph
+        entry.pointee.state = .building
+        touched[touchedCount] = Int32(truncatingIfNeeded: found)
+        touchedCount &+= 1
+        let frame = pushWithoutChecks(key, entry: found, scope: .objectGraph)
+        entry.pointee.frame = Int32(truncatingIfNeeded: frame)
+        return .build(DefinitionHandle(resolver: self, frame: frame))
+    }
+
+    @inline(__always)
+    private func enterPrototypeQuickly(_ key: DefinitionKey, in family: Family) -> Entered? {
+        guard activeFamilyID == family.id && !isIntercepting else { return nil }
+        let top = frameCount &- 1
+        guard !key.isExplicit && canPushWithoutChecks else { return nil }
+        if top >= 0 && (frame(top, builds: key) || top >= 1 && frame(top &- 1, builds: key)) {
             return nil
         }
+        return .build(DefinitionHandle(resolver: self, frame: pushWithoutChecks(key, entry: -1, scope: .prototype)))
     }
 
-    @inlinable
-    @inline(__always)
-    func readTopLevel<T, E: Error>(
-        _ key: UnsafePointer<DefinitionKey>,
-        scope: Scope,
-        in family: Family,
-        _ body: (Definition<T>) throws(E) -> T
-    ) throws(E) -> T {
-        if activeFamilyID != 0 || isClosing || family.isIntercepted {
-            if family.isIntercepted || activeFamilyID == family.id | Self.interceptedGraph {
-                return try resolveIntercepted(key, scope: scope, in: family, body)
-            }
-            return try withSpare(crossingWith: key.pointee) { (spare) throws(E) in
-                try Reading.topLevel(key, scope: scope, in: family, on: spare, body)
-            }
+    /// Decides every read ``enterQuickly(_:scope:in:)`` leaves: a singleton from this thread's
+    /// caches; the read an ``Overrides`` replacement captures; a read outside any graph of the
+    /// family (a top-level read, in the current task's async graph when it is made in an async body,
+    /// else in a new graph, on this resolver or its spare); an intercepted read (overridden, reported);
+    /// and every other read in the graph.
+    @inline(never)
+    func decideSlowly(_ key: DefinitionKey, scope: Scope, in family: Family, suspends: Bool) -> Decision {
+        if scope.kind == .singleton && !family.isIntercepted, let object = cachedSingletonObject(key, in: family) {
+            return .instance(object)
         }
-        return try resolveInNewGraph(
+        if family.isIntercepted, let captured = capturedRead(key, of: family) {
+            return .instance(captured)
+        }
+        let isInGraph = activeFamilyID == family.id
+        if !isInGraph, let graph = taskGraphToJoin(readingFrom: family) {
+            // A synchronous read in an async body, or below it: it joins the task's graph.
+            let resolver = graph.resolver
+            resolver.install(over: self)
+            return resolver.keepingInstalled(resolver.decide(key, scope: scope, in: family, suspends: false))
+        }
+        if !isInGraph && (activeFamilyID != 0 || isClosing) {
+            // A top-level read while this resolver is busy with another family's graph, or releasing
+            // one: the spare resolves it, in a graph of its own.
+            let spare = spare(crossingWith: key)
+            spare.install(over: self)
+            return spare.keepingInstalled(spare.decideSlowly(key, scope: scope, in: family, suspends: suspends))
+        }
+        if family.isIntercepted || isIntercepting {
+            return decideIntercepted(key, scope: scope, in: family, isInGraph: isInGraph, suspends: suspends)
+        }
+        if isInGraph {
+            return decideInGraph(key, scope: scope, suspends: suspends)
+        }
+        return decideInNewGraph(
             key,
             scope: scope,
             in: family,
             keepingSingletonsIn: family.singletons,
             overriddenBy: nil,
             observedBy: nil,
-            body
+            suspends: suspends
         )
     }
 
-    @inlinable
-    @inline(__always)
-    func resolveInGraph<T, E: Error>(
-        _ key: UnsafePointer<DefinitionKey>,
+    /// Opens a graph of `family` on this resolver, which keeps singletons in `store` (the family's,
+    /// or those of `context`, the task's overrides of the family) and reports its reads to
+    /// `observation`, and decides `key` in it: the graph is finished when the read's frame is left,
+    /// or at once when the read builds nothing.
+    func decideInNewGraph(
+        _ key: DefinitionKey,
         scope: Scope,
         in family: Family,
-        _ body: (Definition<T>) throws(E) -> T
-    ) throws(E) -> T {
-        try Reading.inGraph(key, scope: scope, on: self, body)
-    }
-
-    // The paths below are split where a body is called: the part before it (`enter…`) and after it
-    // (`leave…`) are functions of their own, inlined in release builds — where the code is the
-    // same as one function — but separate frames in debug builds, so that the frame that stays on
-    // the stack while the body runs (and reads the next level) is small.
-
-    /// Resolves an object-graph definition. The two common cases are inlined into the caller: the
-    /// instance is already in this graph, or a definition this thread has read before is read for
-    /// the first time in this graph. Everything else — including every read while a stored
-    /// definition of a family that checks captive dependencies is being built — goes through
-    /// ``enter(_:hash:scope:)``.
-    @inlinable
-    @inline(__always)
-    func resolveShared<T, E: Error>(
-        _ key: UnsafePointer<DefinitionKey>,
-        scope: Scope.Kind,
-        _ body: (Definition<T>) throws(E) -> T
-    ) throws(E) -> T {
-        try Reading.shared(key, scope: scope, on: self, body)
-    }
-
-    /// The frame to build a shared definition in, or the complement of an instance to hand back
-    /// (see ``enter(_:hash:scope:)``).
-    @inlinable
-    @inline(__always)
-    func enterShared(_ key: UnsafePointer<DefinitionKey>, scope: Scope.Kind) -> Int {
-        let hash = key.pointee.hashBits
-        let (found, _) = keys.find(key, hash: hash)
-        if found >= 0 && !entries[found].isSpecial && scope == .objectGraph && !isWatchingCaptives {
-            let entry = entries + found
-            if entry.pointee.generation == generation {
-                if entry.pointee.state == .done {
-                    return ~(found << 1 | 1)
-                }
-                let frame = Int(entry.pointee.frame)
-                if frames[frame].hasInstance {
-                    // A back-reference to an instance being wired.
-                    if frame < lowestHandedOut { lowestHandedOut = frame }
-                    return ~(frame << 1)
-                }
-            } else if touchedCount < touchedCapacity && frameCount < frameCapacity
-                && frameCount + 1 != nextCycleCheck && hasStackRoom(at: key)
-            {
-                entry.pointee.generation = generation
-                entry.pointee.scope = scope
-                entry.pointee.state = .building
-                entry.pointee.value = -1
-                touched[touchedCount] = Int32(found)
-                touchedCount += 1
-                serial &+= 1
-                let step = frameCount
-                (frames + step).initialize(
-                    to: Frame(key: key, entry: Int32(found), scope: scope, value: -1, serial: serial, object: nil)
-                )
-                entry.pointee.frame = Int32(step)
-                frameCount = step + 1
-                return step
-            }
+        keepingSingletonsIn store: SingletonStore,
+        overriddenBy context: OverrideContext?,
+        observedBy observation: Observation?,
+        suspends: Bool
+    ) -> Decision {
+        beginGraph(of: family, keepingSingletonsIn: store, overriddenBy: context, observedBy: observation)
+        let decision =
+            enterQuickly(key, scope: scope, in: family).map(Decision.init)
+            ?? decideInGraph(key, scope: scope, suspends: suspends)
+        switch decision {
+        case .build(let handle):
+            frames[handle.frame].flags.insert(.closesGraph)
+        case .instance:
+            finishGraph()
+        case .wait:
+            // A task waits in the async graph it has opened already, never in a new one.
+            preconditionFailure("Assemblies: a read waited in a graph it opened")
         }
-        // One call of `enter` for every case the fast path leaves, to keep each getter small.
-        return enter(key, hash: hash, scope: scope)
+        return decision
     }
 
-    /// Finishes the frame of a shared definition with the instance its body returned.
-    @inlinable
+    /// Decides a read in the graph open on this resolver, by scope.
+    func decideInGraph(_ key: DefinitionKey, scope: Scope, suspends: Bool) -> Decision {
+        let entered: Entered
+        switch scope.kind {
+        case .objectGraph: entered = enter(key, scope: .objectGraph)
+        case .prototype: entered = enterPrototype(key)
+        case .singleton, .weakSingleton, .resettable: return decideStored(key, scope: scope, suspends: suspends)
+        }
+        return Decision(entered)
+    }
+
+    // MARK: Installing
+
+    /// Makes this resolver — a spare, or a task's async graph's — the thread's current one in place of
+    /// `current`, for a read whose frame puts `current` back when it is left (see ``keepingInstalled(_:)``).
+    func install(over current: Resolver) {
+        installedOver = Unmanaged.passUnretained(current)
+        if thread.isTask && !current.thread.isTask {
+            // A task's graph joined by a synchronous read of a thread: the task's synchronous reads
+            // check the stack of that thread, and a slot the thread owns below this read is
+            // recognised (see ``ResolverThread/isBelow(_:)``).
+            thread.hostStack = current.thread.currentStack
+            replacedHost = thread.host
+            thread.host = current.thread
+            joinsThread = true
+        }
+        assemblies_set_resolver(Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Puts back the resolver this one was installed over (see ``install(over:)``).
+    func uninstall() {
+        guard let previous = installedOver else {
+            preconditionFailure("Assemblies: a resolver left that was never installed")
+        }
+        installedOver = nil
+        crossingKey = nil
+        if joinsThread {
+            thread.host = replacedHost
+            replacedHost = nil
+            joinsThread = false
+        }
+        assemblies_set_resolver(previous.toOpaque())
+    }
+
+    /// `decision`, made on this resolver just installed: it stays installed until the frame it
+    /// builds in is left, or is uninstalled now when it builds nothing.
+    func keepingInstalled(_ decision: Decision) -> Decision {
+        switch decision {
+        case .build(let handle):
+            frames[handle.frame].flags.insert(.uninstalls)
+        case .instance, .wait:
+            uninstall()
+        }
+        return decision
+    }
+
+    /// This resolver's spare, ready for a top-level read of another family that crosses over from a
+    /// read of `key` (counted, to stop a cycle between families), or nil for a read that is only
+    /// meant to start a graph of its own.
+    func spare(crossingWith key: DefinitionKey?) -> Resolver {
+        let spare = self.spare ?? Resolver(thread: thread)
+        self.spare = spare
+        spare.outer = self
+        spare.crossingKey = key.map(StoredKey.init)
+        spare.crossings = key == nil ? crossings : crossings + 1
+        if spare.crossings > Self.crossingLimit {
+            Failure.crossFamilyCycle(spare.chain.compactMap { $0.crossingKey?.key }.reversed())
+        }
+        return spare
+    }
+
+    // MARK: Leaving
+
+    /// Finishes the frame `index` — the innermost — with the instance its body returned: the graph
+    /// shares it from now on (an object-graph definition's), its hooks run, and what the read that
+    /// pushed it began ends (see ``FrameFlags``).
+    ///
+    /// `result` is not retained: the caller holds the instance for the call.
+    @usableFromInline
+    func leave(_ index: Int, returning result: Unmanaged<AnyObject>) {
+        let frame = frames + index
+        guard frame.pointee.object == nil && frame.pointee.flags.isEmpty else {
+            return leaveSlowly(index, returning: result.takeUnretainedValue())
+        }
+        pop(index, returning: result)
+    }
+
+    /// Pops the frame `index`, whose body registered nothing and added no hooks: an object-graph
+    /// definition's entry keeps `result` for the rest of the graph.
     @inline(__always)
-    func leaveShared<T>(_ step: Int, returning result: T) {
-        if isReference(T.self) && frames[step].isBare {
-            frameCount = step
-            let entry = entries + Int(frames[step].entry)
-            (frames + step).deinitialize(count: 1)
+    private func pop(_ index: Int, returning result: Unmanaged<AnyObject>) {
+        let frame = frames + index
+        frameCount = index
+        if frame.pointee.entry >= 0 {
+            let entry = entries + Int(frame.pointee.entry)
             entry.pointee.state = .done
-            entry.pointee.object = unsafeBitCast(result, to: AnyObject.self)
+            entry.pointee.object = result.retain()
+        }
+        if index == lowestHandedOut {
+            handedOutFrameLeft()
+        }
+    }
+
+    /// ``leave(_:returning:)`` with an instance the engine made itself (an override's double).
+    func leave(_ index: Int, returning result: AnyObject) {
+        withExtendedLifetime(result) { leave(index, returning: Unmanaged.passUnretained(result)) }
+    }
+
+    /// ``leave(_:returning:)`` for a frame whose body registered an instance, or that has
+    /// ``FrameFlags``.
+    @inline(never)
+    func leaveSlowly(_ index: Int, returning result: AnyObject) {
+        let flags = frames[index].flags
+        if flags == .closesGraph && frames[index].object == nil {
+            // The first frame of a plain graph, the most common of these.
+            pop(index, returning: Unmanaged.passUnretained(result))
+            return finishGraph()
+        }
+        if flags.contains(.endsReport) {
+            bodyReturnedInReportedRead()
+        }
+        var slot: SingletonSlot?
+        if flags.contains(.buildsSlot) {
+            slot = building.last.unsafelyUnwrapped.slot
+            if slot.unsafelyUnwrapped.scope.kind == .weakSingleton && result is AnyValueBox {
+                Failure.weakSingletonOfValue(frames[index].key)
+            }
+            bodyReturned(result, in: slot.unsafelyUnwrapped)
+        }
+        if frames[index].object == nil && !flags.contains(.hasHooks) {
+            pop(index, returning: Unmanaged.passUnretained(result))
         } else {
-            leave(step, returning: result)
+            leaveRegistered(index, returning: result)
+        }
+        if let slot {
+            finishBuilding(slot, result)
+        }
+        if flags.contains(.closesGraph) {
+            finishGraph()
+        }
+        if flags.contains(.endsReport) {
+            endReport(instance: identity(of: unboxed(result)), source: .built)
+        }
+        if flags.contains(.uninstalls) {
+            uninstall()
         }
     }
 
-    /// A prototype builds a new instance, except when it is read straight back from one of its
-    /// direct dependencies while it is being wired: then it is that instance.
-    @inlinable
-    @inline(__always)
-    func resolvePrototype<T, E: Error>(
-        _ key: UnsafePointer<DefinitionKey>,
-        _ body: (Definition<T>) throws(E) -> T
-    ) throws(E) -> T {
-        try Reading.prototype(key, on: self, body)
+    /// Undoes the frame `index` — the innermost — whose body threw: nothing it built half stays in
+    /// the graph or is published, and what the read that pushed it began ends.
+    @usableFromInline
+    @inline(never)
+    func bodyThrew(at index: Int) {
+        let flags = frames[index].flags
+        if flags.contains(.endsReport) {
+            bodyReturnedInReportedRead()
+        }
+        undo(index)
+        if flags.contains(.closesGraph) {
+            abandonGraph()
+        }
+        if flags.contains(.endsReport) {
+            endReport(instance: nil, source: .failed)
+        }
+        if flags.contains(.uninstalls) {
+            uninstall()
+        }
     }
+}
 
-    /// The frame to build a prototype in, or the complement of the instance a back-reference gets.
-    @inlinable
-    @inline(__always)
-    func enterPrototype(_ key: UnsafePointer<DefinitionKey>) -> Int {
-        let top = frameCount - 1
-        if key.pointee.isExplicit || (top >= 0 && DefinitionKey.same(frames[top].key, key)) {
-            checkPrototypeRead(key)
+extension Entered {
+    /// A synchronous read's decision: it never waits.
+    init(_ decision: Resolver.Decision) {
+        switch decision {
+        case .instance(let object): self = .instance(object)
+        case .build(let handle): self = .build(handle)
+        case .wait: preconditionFailure("Assemblies: a synchronous read was asked to wait")
         }
-        if top >= 1 && DefinitionKey.same(frames[top - 1].key, key) {
-            return ~backReference(to: top - 1, key)
-        }
-        if frameCount == frameCapacity || frameCount + 1 == nextCycleCheck
-            || !hasStackRoom(at: key)
-        {
-            prepareToPushDeeper(key)
-        }
-        serial &+= 1
-        let frame = frameCount
-        (frames + frame).initialize(
-            to: Frame(key: key, entry: -1, scope: .prototype, value: -1, serial: serial, object: nil)
-        )
-        frameCount = frame + 1
-        return frame
     }
+}
 
-    /// Finishes the frame of a prototype with the instance its body returned.
-    @inlinable
-    @inline(__always)
-    func leavePrototype<T>(_ frame: Int, returning result: T) {
-        frameCount = frame
-        if !frames[frame].isBare {
-            leave(frame, returning: result)
-        } else {
-            (frames + frame).deinitialize(count: 1)
+extension Resolver.Decision {
+    init(_ entered: Entered) {
+        switch entered {
+        case .instance(let object): self = .instance(object)
+        case .build(let handle): self = .build(handle)
         }
     }
 }

@@ -4,17 +4,15 @@
 extension Resolver {
     // MARK: Singletons
 
-    /// The object of a singleton already built for `family` (see ``boxSingleton(_:)``), from this
-    /// thread's cache or, the first time, from the family.
-    @usableFromInline
-    func cachedSingletonObject(_ keyPointer: UnsafePointer<DefinitionKey>, in family: Family) -> AnyObject? {
-        let key = keyPointer.pointee
-        let hash = key.hashBits
+    /// The object of a singleton already built for `family` (see ``stored(_:scope:)``), from this
+    /// thread's second-level cache or, the first time, from the family; it fills the key's line of
+    /// the first level, which the getter looks at.
+    func cachedSingletonObject(_ key: DefinitionKey, in family: Family) -> AnyObject? {
         if cacheFamilyID == family.id {
-            let (index, _) = cacheKeys.find(key, hash: hash)
+            let (index, _) = cacheKeys.find(key)
             if index >= 0 {
                 if key.isExplicit { key.requireSameType(as: cacheKeys.keys[index]) }
-                fillSingletonLine(for: keyPointer, in: family, with: cacheObjects[index])
+                fillSingletonLine(for: key, in: family, with: cacheObjects[index])
                 return cacheObjects[index].takeUnretainedValue()
             }
         }
@@ -28,110 +26,70 @@ extension Resolver {
             cacheKeys.grow()
             cacheObjects = cacheObjects.moved(count: cacheKeys.count, toCapacity: cacheKeys.capacity)
         }
-        let (_, slot) = cacheKeys.find(key, hash: hash)
-        let index = withUnsafePointer(to: builtKey.key) { cacheKeys.insert($0, hash: hash, slot: slot) }
+        let (_, slot) = cacheKeys.find(key)
+        let index = cacheKeys.insert(builtKey.key, slot: slot)
         if builtKey.key.arguments != nil {
             cacheArguments.append(builtKey)
         }
         cacheObjects[index] = Unmanaged.passUnretained(object)
-        fillSingletonLine(for: keyPointer, in: family, with: cacheObjects[index])
+        fillSingletonLine(for: key, in: family, with: cacheObjects[index])
         return object
     }
 
-    func fillSingletonLine(for key: UnsafePointer<DefinitionKey>, in family: Family, with object: Unmanaged<AnyObject>)
-    {
+    func fillSingletonLine(for key: DefinitionKey, in family: Family, with object: Unmanaged<AnyObject>) {
         // An explicit key's reads check its type each time; arguments are compared by value.
-        guard !key.pointee.isExplicit && !key.pointee.hasArguments else { return }
+        guard !key.isExplicit && !key.hasArguments else { return }
         singletonLine(for: key).pointee = SingletonLine(
             familyID: family.id,
-            assemblyBits: key.pointee.assemblyBits,
-            typeBits: key.pointee.typeBits,
-            argumentBits: key.pointee.argumentBits,
-            name: key.pointee.name,
-            line: key.pointee.line,
-            file: key.pointee.file,
+            assembly: UInt(bitPattern: ObjectIdentifier(key.assembly)),
+            type: UInt(bitPattern: ObjectIdentifier(key.type)),
+            argumentBits: key.argumentBits,
+            name: key.name,
+            line: key.line,
+            file: key.file,
             object: object
         )
     }
 
     // MARK: Building
 
-    // Split like the other read paths (see Resolver+Reading.swift): what stays on the stack while
-    // a body runs is `resolveStored` and `build`, which do little; the work before and after the
-    // body is in functions of their own.
-
-    /// Reads a stored definition from the graph's store, or builds it in this graph. Out of line,
-    /// with the body's error in `failure` like ``resolveTopLevel(_:scope:in:failure:_:)``.
-    @usableFromInline
-    func resolveStored<T, E: Error>(
-        _ key: UnsafePointer<DefinitionKey>,
-        scope: Scope,
-        failure: inout E?,
-        _ body: (Definition<T>) throws(E) -> T
-    ) -> T? {
-        Reading.stored(key, scope: scope, on: self, failure: &failure, body)
-    }
-
-    /// The instance a read of a stored definition gets, or the slot it builds the instance in.
-    @usableFromInline
-    func claimStored(_ keyPointer: UnsafePointer<DefinitionKey>, scope: Scope) -> (AnyObject?, SingletonSlot?) {
-        let key = keyPointer.pointee
-        if key.isExplicit { checkExplicitKeyWithoutEntry(keyPointer, scope: scope.kind) }
-        if isWatchingCaptives && scope.kind == .resettable { checkCaptive(keyPointer, scope: scope) }
+    /// Decides a read of a stored definition (singleton, weak singleton, resettable scope): the
+    /// instance the graph's store has — published, or being built or held back by a graph of this
+    /// thread (or task) — or the frame that builds it in the slot this read claimed. A thread that
+    /// finds the slot busy on another thread waits for it here; a task, which can suspend
+    /// (`suspends`), is told to wait (``Decision/wait(_:_:)``) and decides again once the slot has
+    /// changed.
+    func decideStored(_ key: DefinitionKey, scope: Scope, suspends: Bool) -> Decision {
+        if key.isExplicit { checkExplicitKeyWithoutEntry(key, scope: scope.kind) }
+        if isWatchingCaptives && scope.kind == .resettable { checkCaptive(key, scope: scope) }
+        let store = activeStore.unsafelyUnwrapped
         var waited = false
-        let claim = activeStore.unsafelyUnwrapped.claim(key, scope: scope, for: claimant(for: key), waited: &waited)
-        if waited { takeInbox() }
+        let claim: SingletonStore.Claim
+        if suspends {
+            if thread.mayHaveForeignDependencies { takeInbox() }
+            claim = store.claimWithoutWaiting(key, scope: scope, for: claimant(for: key))
+        } else {
+            claim = store.claim(key, scope: scope, for: claimant(for: key), waited: &waited)
+            if waited { takeInbox() }
+        }
         switch claim {
         case .instance(let object):
-            return (object, nil)
+            return .instance(object)
         case .inFlight(let object, let builder):
-            return (inFlight(object, builtBy: builder, key), nil)
+            return .instance(inFlight(object, builtBy: builder, key))
         case .taken(let object, _):
             thread.mayHaveForeignDependencies = true
             if !waited { takeInbox() }
-            return (object, nil)
+            return .instance(object)
         case .initializerCycle(let chain):
             Failure.initializerCycle(chain.map(\.key) + threadChain(to: key))
         case .heldBelow(let chain):
             Failure.graphsWaitOnOneThread(threadChain(to: key), held: chain.map(\.key))
         case .build(let slot):
             if key.isMethodWithParameters { Failure.singletonMethodWithParameters(key, scope: scope) }
-            return (nil, slot)
-        case .busy:
-            preconditionFailure("Assemblies: a thread's claim came back busy")
-        }
-    }
-
-    /// What a task's read of a stored definition does next (see ``AsyncReading``).
-    enum TaskClaim {
-        /// Hand back this instance: published, or built by this task.
-        case instance(AnyObject)
-        /// Build it in this slot.
-        case build(SingletonSlot)
-        /// Another thread or task builds it: wait for the slot to change, then claim again.
-        case wait(SingletonSlot, SingletonStore)
-    }
-
-    /// The instance a task's read of a stored definition gets, the slot it builds the instance in,
-    /// or the slot it must wait for — without waiting.
-    func claimStoredForTask(_ keyPointer: UnsafePointer<DefinitionKey>, scope: Scope) -> TaskClaim {
-        let key = keyPointer.pointee
-        if key.isExplicit { checkExplicitKeyWithoutEntry(keyPointer, scope: scope.kind) }
-        if isWatchingCaptives && scope.kind == .resettable { checkCaptive(keyPointer, scope: scope) }
-        if thread.mayHaveForeignDependencies { takeInbox() }
-        let store = activeStore.unsafelyUnwrapped
-        switch store.claimWithoutWaiting(key, scope: scope, for: claimant(for: key)) {
-        case .instance(let object):
-            return .instance(object)
-        case .inFlight(let object, let builder):
-            return .instance(inFlight(object, builtBy: builder, key))
-        case .build(let slot):
-            if key.isMethodWithParameters { Failure.singletonMethodWithParameters(key, scope: scope) }
-            return .build(slot)
+            return .build(DefinitionHandle(resolver: self, frame: startBuilding(slot, key, scope: scope)))
         case .busy(let slot):
             return .wait(slot, store)
-        case .taken, .initializerCycle, .heldBelow:
-            preconditionFailure("Assemblies: a task's claim took another thread's instance")
         }
     }
 
@@ -144,9 +102,9 @@ extension Resolver {
     }
 
     /// Pushes the frame that builds `slot`; returns its index.
-    @usableFromInline
-    func startBuilding(_ slot: SingletonSlot, _ key: UnsafePointer<DefinitionKey>, scope: Scope) -> Int {
+    func startBuilding(_ slot: SingletonSlot, _ key: DefinitionKey, scope: Scope) -> Int {
         let step = push(key, entry: -1, scope: scope.kind)
+        frames[step].flags.insert(.buildsSlot)
         #if DEBUG
         let isWatched = activeFamily?.checksCaptives ?? false
         #else
@@ -159,13 +117,11 @@ extension Resolver {
 
     /// Records the instance a body returned, before its hooks run (in ``leave(_:returning:)``): a
     /// hook that reads the singleton gets it.
-    @usableFromInline
     func bodyReturned(_ object: AnyObject, in slot: SingletonSlot) {
         activeStore.unsafelyUnwrapped.register(object, in: slot)
     }
 
     /// Publishes what a body built in `slot` — or holds it back (see ``settle(_:)``).
-    @usableFromInline
     func finishBuilding(_ slot: SingletonSlot, _ object: AnyObject) {
         if building.removeLast().isWatched { watchedStoredFrames -= 1 }
         if slot.scope.kind == .weakSingleton { keptAlive.append(object) }
@@ -198,7 +154,7 @@ extension Resolver {
         if isBeingWired && builder.frame < owner.lowestHandedOut {
             owner.lowestHandedOut = builder.frame
         }
-        if isBeingWired && object is AnyValueBox && Assemblies.identity(of: unboxed(object)) == nil {
+        if isBeingWired, let box = object as? AnyValueBox, Assemblies.identity(of: box.anyValue) == nil {
             warnValueHandedOut(owner.threadChain(from: builder.frame, through: self) + [key], type: key.type)
         }
         // Otherwise its body has returned (a hook reads it): it is finished, nothing to wait for.
@@ -207,7 +163,6 @@ extension Resolver {
 
     /// Records the instance a stored definition's body registered, for the other graphs of this
     /// thread that read it before it is finished.
-    @usableFromInline
     func registerInSlot(_ object: AnyObject, frame: Int) {
         guard let (slot, store, _) = building.last(where: { $0.slot.builder?.frame == frame }) else { return }
         store.register(object, in: slot)
@@ -328,9 +283,9 @@ extension Resolver {
     /// The definitions being built from frame `frame` of this resolver up to the innermost frame of
     /// `innermost`, one of its spares (or itself).
     func threadChain(from frame: Int, through innermost: Resolver) -> [DefinitionKey] {
-        var chain = (frame..<frameCount).map { frames[$0].key.pointee }
+        var chain = (frame..<frameCount).map { frames[$0].key }
         for resolver in innermost.chain.prefix(while: { $0 !== self }).reversed() {
-            chain += (0..<resolver.frameCount).map { resolver.frames[$0].key.pointee }
+            chain += (0..<resolver.frameCount).map { resolver.frames[$0].key }
         }
         return chain
     }

@@ -1,17 +1,26 @@
 // The few thread facts Swift's C modules don't expose on every platform (glibc keeps them behind
-// _GNU_SOURCE): where the calling thread's stack lies, and its name; and a relaxed atomic word,
-// which `Synchronization.Atomic` offers only from macOS 15 / iOS 18 on. Internal to Assemblies.
+// _GNU_SOURCE): where the calling thread's stack lies, and its name; a thread-local pointer, which
+// Swift can't declare; and a relaxed atomic word, which `Synchronization.Atomic` offers only from
+// macOS 15 / iOS 18 on. Internal to Assemblies.
 #ifndef C_ASSEMBLIES_H
 #define C_ASSEMBLIES_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#pragma clang assume_nonnull begin
+
 /// Writes the lowest address and the size of the calling thread's stack; returns 0 on success.
 int assemblies_current_stack(uintptr_t *lowest, size_t *size);
 
 /// An address in the calling function's stack frame: the stack pointer, roughly.
 uintptr_t assemblies_current_stack_address(void);
+
+/// The frame address of the function this is inlined into: where the stack is now, one register
+/// read (and the real stack under AddressSanitizer, whose fake stack holds locals).
+static inline uintptr_t assemblies_frame_address(void) {
+    return (uintptr_t)__builtin_frame_address(0);
+}
 
 /// Writes the calling thread's name, NUL-terminated (empty when it has none or it can't be read).
 void assemblies_current_thread_name(char *buffer, size_t size);
@@ -27,8 +36,26 @@ static inline void assemblies_add_relaxed(intptr_t *word, intptr_t delta) {
     (void)__atomic_fetch_add(word, delta, __ATOMIC_RELAXED);
 }
 
+/// The calling thread's current resolver (Swift's `Resolver.current`), or NULL before the thread's
+/// first read. A C11 thread-local: reading it, inlined into Swift code, is one load from the thread
+/// pointer where the library is linked into the program, and a `__tls_get_addr` call where it is a
+/// shared library — against a call of `pthread_getspecific`.
+extern _Thread_local void *_Nullable assemblies_current_resolver;
+
+/// Reads ``assemblies_current_resolver``.
+static inline void *_Nullable assemblies_resolver(void) {
+    return assemblies_current_resolver;
+}
+
+/// Sets ``assemblies_current_resolver``.
+static inline void assemblies_set_resolver(void *_Nullable resolver) {
+    assemblies_current_resolver = resolver;
+}
+
 /// The next number in one process-wide sequence, from 1: the order in which reports of reads
 /// start, on every thread and task.
 uint64_t assemblies_next_resolution_sequence(void);
+
+#pragma clang assume_nonnull end
 
 #endif

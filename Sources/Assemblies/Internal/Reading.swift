@@ -1,0 +1,138 @@
+public import CAssemblies
+
+// What a getter inlines: its key, a look at the singleton line cache, and the calls that enter and
+// leave the engine around its body.
+
+/// The frame of a resolver that a read builds its instance in: the resolver (which it doesn't
+/// retain: the resolver is current, or one its thread or task is running a read on, for as long as
+/// the frame exists; a ``Definition`` checks that before each use, see
+/// ``Resolver/resolver(of:)``), the resolver's process-wide number, and the frame's index and
+/// serial.
+///
+/// `@unchecked Sendable`: it only names a frame. A body may run on another thread than its read's
+/// `enter` (an async body, after a suspension), and every use from a ``Definition`` first checks
+/// that the frame is one of the current thread's or task's resolvers, and stops otherwise.
+@usableFromInline
+struct DefinitionHandle: @unchecked Sendable {
+    @usableFromInline let resolver: Unmanaged<Resolver>
+    @usableFromInline let number: UInt64
+    @usableFromInline let serial: UInt64
+    @usableFromInline let frame: Int
+
+    init(resolver: Resolver, frame: Int) {
+        self.resolver = Unmanaged.passUnretained(resolver)
+        number = resolver.number
+        serial = resolver.frames[frame].serial
+        self.frame = frame
+    }
+}
+
+/// What a synchronous read does after ``Resolver/enterObjectGraph(_:in:)`` (or the entry for its scope).
+@usableFromInline
+enum Entered {
+    /// Hand back this instance (an object, or a ``ValueBox``): nothing is built.
+    case instance(AnyObject)
+    /// Run the body in this frame, then ``Resolver/leave(_:returning:)`` it with the instance — or
+    /// ``Resolver/bodyThrew(at:)`` when the body throws.
+    case build(DefinitionHandle)
+}
+
+/// The entry of every synchronous read: `define` calls it.
+///
+/// It is all a getter holds of the engine. A singleton this thread has read before comes from the
+/// singleton line cache, inlined. Any other read is one call of the entry for its scope's kind,
+/// ``Resolver/enterObjectGraph(_:in:)``, ``Resolver/enterPrototype(_:in:)`` or
+/// ``Resolver/enterSlowly(_:scope:in:)``,
+/// which decides everything — the graph, the caches, other threads, overrides, observation — and
+/// either hands back an instance or gives the frame to build one in; then the body runs, here, in
+/// the getter, as hand-written code would, and a second call, ``Resolver/leave(_:returning:)``,
+/// finishes the frame with the instance. Neither call is generic or inlined: the engine is compiled
+/// once, in the library, however many definitions a program has. Most bodies throw nothing: `E` is
+/// then `Never`, and the getter has no error path at all.
+@usableFromInline
+enum Reading {
+    @inlinable
+    @inline(__always)
+    static func read<T, E: Error>(
+        _ key: DefinitionKey,
+        scope: Scope,
+        in family: Family,
+        _ body: (Definition<T>) throws(E) -> T
+    ) throws(E) -> T {
+        // Scopes are compared with `case` patterns, which the SIL optimizer folds for a literal scope;
+        // `==` would leave the comparison to LLVM, and every getter bigger until then.
+        if case .singleton = scope.kind, let object = Resolver.cachedSingleton(key, in: family) {
+            return unboxSingleton(object, as: T.self)
+        }
+        let entered = Resolver.withCurrent { resolver in
+            switch scope.kind {
+            case .objectGraph: resolver.enterObjectGraph(key, in: family)
+            case .prototype: resolver.enterPrototype(key, in: family)
+            case .singleton, .weakSingleton, .resettable: resolver.enterSlowly(key, scope: scope, in: family)
+            }
+        }
+        switch entered {
+        case .instance(let object):
+            return unboxStored(object, scope: scope, as: T.self)
+        case .build(let handle):
+            let result: T
+            do {
+                result = try body(Definition(handle))
+            } catch {
+                handle.resolver._withUnsafeGuaranteedRef { $0.bodyThrew(at: handle.frame) }
+                throw error
+            }
+            leave(handle, returning: result, scope: scope)
+            return result
+        }
+    }
+
+    /// Leaves the frame `handle` names with `result`, as the engine keeps it: a class instance
+    /// unretained (the getter holds it for the call), any other value boxed.
+    @inlinable
+    @inline(__always)
+    static func leave<T>(_ handle: DefinitionHandle, returning result: T, scope: Scope) {
+        if isReference(T.self) {
+            let object = Unmanaged.passUnretained(unsafeBitCast(result, to: AnyObject.self))
+            handle.resolver._withUnsafeGuaranteedRef { $0.leave(handle.frame, returning: object) }
+        } else {
+            let object = stored(result, scope: scope)
+            handle.resolver._withUnsafeGuaranteedRef {
+                $0.leave(handle.frame, returning: Unmanaged.passUnretained(object))
+            }
+            withExtendedLifetime(object) {}
+        }
+    }
+}
+
+extension Resolver {
+    /// A singleton this thread has read before under a default key, from its line of the first-level
+    /// cache: seven words compared, no call. Nil when the line holds another key, or when the family
+    /// is intercepted (the caches hold the family's own singletons, never a task's overrides).
+    @inlinable
+    @inline(__always)
+    static func cachedSingleton(_ key: DefinitionKey, in family: Family) -> AnyObject? {
+        guard !family.isIntercepted, let address = assemblies_resolver() else { return nil }
+        return Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef { resolver in
+            let line = resolver.singletonLine(for: key)
+            guard line.pointee.familyID == family.id, line.pointee.name == key.name,
+                line.pointee.type == UInt(bitPattern: ObjectIdentifier(key.type)),
+                line.pointee.assembly == UInt(bitPattern: ObjectIdentifier(key.assembly)),
+                line.pointee.line == key.line, line.pointee.file == key.file,
+                line.pointee.argumentBits == key.argumentBits, let object = line.pointee.object
+            else { return nil }
+            return object.takeUnretainedValue()
+        }
+    }
+}
+
+/// A value as the engine keeps it: a class instance as it is, any other value in a ``ValueBox``; for
+/// a weak singleton, an existential's object (a weak singleton of any other value stops, see
+/// ``Resolver/finish(_:building:returning:)``).
+@inlinable
+@inline(__always)
+func stored<T>(_ instance: T, scope: Scope) -> AnyObject {
+    if isReference(T.self) { return unsafeBitCast(instance, to: AnyObject.self) }
+    if case .weakSingleton = scope.kind, type(of: instance as Any) is AnyObject.Type { return instance as AnyObject }
+    return ValueBox(instance)
+}
