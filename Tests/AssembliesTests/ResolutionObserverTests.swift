@@ -85,6 +85,35 @@ private final class SeenCycleAssembly: Assembly, @unchecked Sendable {
     }
 }
 
+private final class HeldConfig {}
+private final class HeldParent {
+    var child: HeldChild?
+    var config: HeldConfig?
+}
+private final class HeldChild {
+    let parent: HeldParent
+    let config: HeldConfig
+    init(parent: HeldParent, config: HeldConfig) {
+        self.parent = parent
+        self.config = config
+    }
+}
+
+/// A singleton finished below an instance still being wired that was handed out: it is held back
+/// until the parent is finished, and read again meanwhile.
+private final class HeldBackAssembly: Assembly, @unchecked Sendable {
+    var parent: HeldParent {
+        define { definition in
+            let parent = definition *~> HeldParent()
+            parent.child = self.child
+            parent.config = self.config
+            return parent
+        }
+    }
+    var child: HeldChild { define { HeldChild(parent: self.parent, config: self.config) } }
+    var config: HeldConfig { define(scope: .singleton) { HeldConfig() } }
+}
+
 /// An observer that reads an object-graph definition of the family it observes, for every read.
 private final class AuditReader: ResolutionObserver, @unchecked Sendable {
     let app: SeenAssembly
@@ -192,6 +221,24 @@ private final class Collected: ResolutionObserver {
         _ = app.first
         #expect(collected.all.map(\.definition.member) == ["first", "second", "first"])
         #expect(collected.all.map(\.source) == [.inFlight, .built, .built])
+    }
+
+    @Test func aSingletonHeldBackAfterItsBodyReturnedIsReportedFromTheStore() {
+        let app = HeldBackAssembly()
+        let collected = Collected()
+        app.observeResolutions(with: collected)
+        let parent = app.parent
+        #expect(parent.config === parent.child?.config)
+        #expect(
+            collected.all.map { "\($0.definition.member) \($0.source)" } == [
+                "parent reused in flight", "config built", "child built", "config reused from the store",
+                "parent built",
+            ]
+        )
+        // One dashed edge: the child's back-reference to the parent, the one that closes a cycle.
+        let other = HeldBackAssembly()
+        let graph = other.recordGraph { _ = other.parent }
+        #expect(graph.dot.components(separatedBy: "in flight").count == 2, "\(graph.dot)")
     }
 
     @Test func readsAnObserverMakesAreNotReported() {

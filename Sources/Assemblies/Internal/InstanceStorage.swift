@@ -65,6 +65,13 @@ func identity(of value: Any) -> ObjectIdentifier? {
     type(of: value) is AnyObject.Type ? ObjectIdentifier(value as AnyObject) : nil
 }
 
+/// The identity of the instance an object the engine keeps stands for (see ``stored(_:scope:)``):
+/// the object's own, without a cast to `Any` and back, unless it is a ``ValueBox``.
+func identity(ofKept object: AnyObject) -> ObjectIdentifier? {
+    guard let box = object as? AnyValueBox else { return ObjectIdentifier(object) }
+    return identity(of: box.anyValue)
+}
+
 extension UnsafeMutablePointer {
     /// This buffer's first `count` elements moved to a new buffer of `capacity`; this one is freed.
     func moved(count: Int, toCapacity capacity: Int) -> UnsafeMutablePointer<Pointee> {

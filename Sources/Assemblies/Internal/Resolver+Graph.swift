@@ -407,7 +407,7 @@ extension Resolver {
     /// Whether `returned` is the instance registered as `registered`: the same object, or values
     /// whose identities (an existential's object) are the same — or both none.
     static func isSame(_ registered: AnyObject, _ returned: AnyObject) -> Bool {
-        registered === returned || identity(of: unboxed(registered)) == identity(of: unboxed(returned))
+        registered === returned || identity(ofKept: registered) == identity(ofKept: returned)
     }
 
     /// Called when the frame that was ``lowestHandedOut`` has been left.
@@ -453,8 +453,8 @@ extension Resolver {
         }
         let frame = frames + index
         if let registered = frame.pointee.object?.takeUnretainedValue() {
-            let identity = Assemblies.identity(of: unboxed(registered))
-            if identity == nil || identity != Assemblies.identity(of: unboxed(object)) {
+            let identity = identity(ofKept: registered)
+            if identity == nil || identity != Assemblies.identity(ofKept: object) {
                 Failure.registeredTwice(frame.pointee.key)
             }
             return

@@ -95,10 +95,10 @@ extension Resolver {
             frames[handle.frame].flags.insert(.endsReport)
             bodyStartsInReportedRead()
         case .instance(let object):
-            endReport(instance: identity(of: unboxed(object)), source: nil)
+            endReport(instance: identity(ofKept: object), source: nil)
         case .wait:
             // The task decides again once the slot has changed, and reports the read then.
-            traceFrames.removeLast()
+            cancelReport()
         }
         return decision
     }
@@ -119,13 +119,17 @@ extension Resolver {
 
     /// A read being reported: its place among the reads of the thread, what it reports to, and the
     /// time its body took and the bodies it read took.
+    ///
+    /// Trivial to copy: the key's arguments are kept alive by the `define` call being reported, which
+    /// runs until the report ends, and the observation is retained by hand, by ``beginReport(_:scope:source:to:)``,
+    /// and released by ``endReport(instance:source:)`` or ``cancelReport()``.
     struct TraceFrame {
         let sequence: UInt64
-        let key: StoredKey
+        let key: DefinitionKey
         let scope: Scope
         /// Where the read gets its instance when it builds nothing, looked up before it ran.
         let source: Resolution.Source
-        let observation: Observation
+        let observation: Unmanaged<Observation>
         /// When the body started (monotonic nanoseconds), once it has.
         var start: UInt64 = 0
         /// How long the body ran, once it has returned: hooks and `afterAllInjections` steps that
@@ -143,12 +147,18 @@ extension Resolver {
         traceFrames.append(
             TraceFrame(
                 sequence: assemblies_next_resolution_sequence(),
-                key: StoredKey(key),
+                key: key,
                 scope: scope,
                 source: source,
-                observation: observation
+                observation: Unmanaged.passRetained(observation)
             )
         )
+    }
+
+    /// Drops the report of the read on top of ``traceFrames`` without delivering it: a task's read that
+    /// waits, and reports when it decides again.
+    func cancelReport() {
+        traceFrames.removeLast().observation.release()
     }
 
     /// The body of the read on top of ``traceFrames`` starts now.
@@ -170,6 +180,7 @@ extension Resolver {
     /// observer makes never join the graph being built. They are not reported.
     func endReport(instance: ObjectIdentifier?, source: Resolution.Source?) {
         let frame = traceFrames.removeLast()
+        let observation = frame.observation.takeRetainedValue()
         let parent = traceFrames.last
         if !traceFrames.isEmpty {
             traceFrames[traceFrames.count - 1].childNanoseconds &+= frame.nanoseconds
@@ -183,15 +194,15 @@ extension Resolver {
             ownNanoseconds: frame.nanoseconds &- min(frame.nanoseconds, frame.childNanosecondsAtReturn),
             threadNumber: thread.number,
             threadName: thread.name,
-            key: frame.key,
-            parentKey: parent?.key,
+            key: StoredKey(frame.key),
+            parentKey: parent.map { StoredKey($0.key) },
             sequence: frame.sequence,
             parentSequence: parent?.sequence
         )
         let wasReporting = thread.isReporting
         thread.isReporting = true
         defer { thread.isReporting = wasReporting }
-        inGraphOfItsOwn { frame.observation.deliver(resolution, on: thread) }
+        inGraphOfItsOwn { observation.deliver(resolution, on: thread) }
     }
 
     /// Where a read of `key` that doesn't build it gets its instance, looked up before it runs.
@@ -214,7 +225,7 @@ extension Resolver {
             {
                 return .stored  // from this thread's caches, without the store's lock
             }
-            return store.hasPublished(key) ? .stored : .inFlight
+            return store.hasFinished(key) ? .stored : .inFlight
         }
     }
 }

@@ -125,6 +125,12 @@ extension Resolver {
     @inline(__always)
     private func enterObjectGraphQuickly(_ key: DefinitionKey, in family: Family) -> Entered? {
         guard activeFamilyID == family.id && !isIntercepting else { return nil }
+        return enterSharedQuickly(key)
+    }
+
+    /// The quick cases of an object-graph read in the graph open here (see ``enterQuickly(_:scope:in:)``).
+    @inline(__always)
+    private func enterSharedQuickly(_ key: DefinitionKey) -> Entered? {
         let (found, _) = keys.find(key)
         guard found >= 0 && !entries[found].isSpecial && !isWatchingCaptives else { return nil }
         let entry = entries + found
@@ -231,7 +237,7 @@ extension Resolver {
     func decideInGraph(_ key: DefinitionKey, scope: Scope, suspends: Bool) -> Decision {
         let entered: Entered
         switch scope.kind {
-        case .objectGraph: entered = enter(key, scope: .objectGraph)
+        case .objectGraph: entered = enterSharedQuickly(key) ?? enter(key, scope: .objectGraph)
         case .prototype: entered = enterPrototype(key)
         case .singleton, .weakSingleton, .resettable: return decideStored(key, scope: scope, suspends: suspends)
         }
@@ -256,13 +262,23 @@ extension Resolver {
         assemblies_set_resolver(Unmanaged.passUnretained(self).toOpaque())
     }
 
+    /// This resolver's spare, made the first time one is needed; it keeps it.
+    private func makeSpare() -> Resolver {
+        let spare = Resolver(thread: thread)
+        spare.outer = self
+        self.spare = spare
+        return spare
+    }
+
     /// Puts back the resolver this one was installed over (see ``install(over:)``).
     func uninstall() {
         guard let previous = installedOver else {
             preconditionFailure("Assemblies: a resolver left that was never installed")
         }
         installedOver = nil
-        crossingKey = nil
+        if crossingKey != nil {
+            crossingKey = nil
+        }
         if joinsThread {
             thread.host = replacedHost
             replacedHost = nil
@@ -287,10 +303,11 @@ extension Resolver {
     /// read of `key` (counted, to stop a cycle between families), or nil for a read that is only
     /// meant to start a graph of its own.
     func spare(crossingWith key: DefinitionKey?) -> Resolver {
-        let spare = self.spare ?? Resolver(thread: thread)
-        self.spare = spare
-        spare.outer = self
-        spare.crossingKey = key.map(StoredKey.init)
+        let spare = self.spare ?? makeSpare()
+        precondition(spare.installedOver == nil, "Assemblies: a spare resolver was asked for while in use")
+        if let key {
+            spare.crossingKey = StoredKey(key)
+        }
         spare.crossings = key == nil ? crossings : crossings + 1
         if spare.crossings > Self.crossingLimit {
             Failure.crossFamilyCycle(spare.chain.compactMap { $0.crossingKey?.key }.reversed())
@@ -368,7 +385,7 @@ extension Resolver {
             finishGraph()
         }
         if flags.contains(.endsReport) {
-            endReport(instance: identity(of: unboxed(result)), source: .built)
+            endReport(instance: identity(ofKept: result), source: .built)
         }
         if flags.contains(.uninstalls) {
             uninstall()

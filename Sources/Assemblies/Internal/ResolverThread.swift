@@ -20,7 +20,7 @@ final class ResolverThread: @unchecked Sendable {
     let stack: StackLimit
     /// For a task: the stack of the thread it runs on now, set whenever one of its graphs' resolvers
     /// is installed there (see ``AsyncGraph/installed(_:)``). Touched by the task only.
-    var hostStack = StackLimit(limit: 0, span: .max, lowest: 0)
+    @exclusivity(unchecked) var hostStack = StackLimit(limit: 0, span: .max, lowest: 0)
     /// The stack a push checks out of line: the thread's own, or the one the task runs on now.
     var currentStack: StackLimit { isTask ? hostStack : stack }
     /// The task this stands for, rather than a thread: the one whose `await` reads open the graphs
@@ -57,7 +57,7 @@ final class ResolverThread: @unchecked Sendable {
 
     /// For a task: the thread whose synchronous read joined the task's graph, while it runs there
     /// (see ``Resolver/readInTaskGraph(_:_:scope:in:_:)``).
-    var host: ResolverThread?
+    @exclusivity(unchecked) var host: ResolverThread?
 
     /// Whether the code of `reader`, a thread or task other than this one, runs below code of this
     /// one on the same thread: this is the task running now, or the thread whose read joined
@@ -72,10 +72,10 @@ final class ResolverThread: @unchecked Sendable {
     /// Set when the thread takes an instance from another thread (see ``WaitRegistry``); cleared
     /// when it finds it depends on none. While it is clear, the thread has no foreign dependency:
     /// only a thread that already has one is given another by other threads.
-    var mayHaveForeignDependencies = false
+    @exclusivity(unchecked) var mayHaveForeignDependencies = false
     /// Set while a read is delivered to an observer: the reads the observer makes, on any resolver
     /// of the thread, are not reported.
-    var isReporting = false
+    @exclusivity(unchecked) var isReporting = false
 
     // MARK: Registry fields
 

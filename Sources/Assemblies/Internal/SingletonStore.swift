@@ -87,9 +87,17 @@ final class SingletonStore: @unchecked Sendable {
         }
     }
 
-    /// Whether `key` has a published instance, for a ``Resolution``'s source; checks nothing else.
-    func hasPublished(_ key: DefinitionKey) -> Bool {
-        lock.withLock { slots[key].map { $0.state == .published && $0.publishedObject != nil } ?? false }
+    /// Whether `key` has a finished instance, for a ``Resolution``'s source: published, or held
+    /// back until what it points at is finished (its body has returned); checks nothing else.
+    func hasFinished(_ key: DefinitionKey) -> Bool {
+        lock.withLock {
+            guard let slot = slots[key] else { return false }
+            switch slot.state {
+            case .published: return slot.publishedObject != nil
+            case .pending: return true
+            case .building: return false
+            }
+        }
     }
 
     /// Decides what a read of `key` in `scope` gets, waiting while another thread builds it.
