@@ -31,6 +31,7 @@ extension Assembly {
     /// - Throws: What `body` throws; a `CancellationError` when the body's error type admits one and
     ///   the task is cancelled while it waits for another task to build the singleton — unless a
     ///   cycle relies on it waiting on (see <doc:DefiningObjectsThatAreBuiltAsynchronously>).
+    @inlinable
     public final func define<T, E: Error>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
@@ -48,6 +49,11 @@ extension Assembly {
             line: line,
             argument: nil
         )
+        // A singleton this thread has read before is handed back here, inlined into the getter:
+        // nothing awaits, so no frame of the engine is allocated.
+        if case .singleton = scope.kind, let object = Resolver.cachedSingleton(definitionKey, in: family) {
+            return unboxSingleton(object, as: T.self)
+        }
         return try await AsyncReading.read(definitionKey, scope: scope, in: family, isolation: isolation, body)
     }
 
@@ -74,6 +80,7 @@ extension Assembly {
     /// - Throws: What `body` throws; a `CancellationError` when the body's error type admits one and
     ///   the task is cancelled while it waits for another task to build the singleton — unless a
     ///   cycle relies on it waiting on (see <doc:DefiningObjectsThatAreBuiltAsynchronously>).
+    @inlinable
     public final func define<T, E: Error>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
@@ -91,6 +98,9 @@ extension Assembly {
             line: line,
             argument: nil
         )
+        if case .singleton = scope.kind, let object = Resolver.cachedSingleton(definitionKey, in: family) {
+            return unboxSingleton(object, as: T.self)
+        }
         return try await AsyncReading.read(definitionKey, scope: scope, in: family, isolation: isolation) {
             (_: Definition<T>) async throws(E) in try await body()
         }

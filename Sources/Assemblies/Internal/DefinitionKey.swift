@@ -256,7 +256,9 @@ struct DefinitionKey {
 
     /// Whether the member is a method with parameters, whose calls the key can't tell apart.
     var isMethodWithParameters: Bool {
-        !isExplicit && argumentBits == 0 && member.contains(":")
+        // A default key's name is its member: a `:` among its bytes, looked for without a String.
+        guard !isExplicit && argumentBits == 0 && nameCount > 0 else { return false }
+        return UnsafeRawBufferPointer(start: name, count: nameCount).contains(UInt8(ascii: ":"))
     }
 
     /// Whether the key carries argument values (or did, before its graph closed).
