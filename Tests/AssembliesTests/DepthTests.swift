@@ -28,6 +28,19 @@ private final class DepthAssembly: Assembly, @unchecked Sendable {
     }
 
     var entry: Level { define { self.endless(0) } }
+
+    /// A definition for a test to override, so that the family's graphs are overridden graphs.
+    var unrelated: Level { define { Level(depth: -1, next: nil) } }
+}
+
+/// How an endless recursion is read: plainly, while the family is observed, or while a test's
+/// overrides apply to it.
+enum ReadMode: String, CaseIterable, Codable, Sendable {
+    case plain, observed, overridden
+}
+
+private struct IgnoreResolutions: ResolutionObserver {
+    func didResolve(_ resolution: Resolution) {}
 }
 
 @Suite struct DepthTests {
@@ -54,6 +67,35 @@ private final class DepthAssembly: Assembly, @unchecked Sendable {
         #expect(message.contains("it began with DepthAssembly.entry"))
         #expect(message.contains("DepthAssembly.endless(_:) was read"))
         #expect(message.contains("recursion through a method with arguments"))
+    }
+
+    /// The stop's message is built and printed near the end of a small stack too: in a debug build,
+    /// where nothing is inlined and frames are large, in each way a read can be made.
+    @Test(arguments: [64, 128, 256], ReadMode.allCases)
+    func anEndlessRecursionStopsWithAMessageOnAThreadOfKibibytes(_ kibibytes: Int, _ mode: ReadMode) async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            [kibibytes, mode] in
+            stopsAfter(seconds: 60)
+            let assembly = DepthAssembly()
+            _ = finishes(within: 60, stackSize: kibibytes << 10) {
+                switch mode {
+                case .plain:
+                    _ = assembly.entry
+                case .observed:
+                    assembly.observeResolutions(with: IgnoreResolutions())
+                    _ = assembly.entry
+                case .overridden:
+                    let overrides = Overrides(of: assembly)
+                    overrides.replace(\.unrelated, whenUnused: .ignore) { Level(depth: -2, next: nil) }
+                    overrides.apply { _ = assembly.entry }
+                }
+            }
+            exit(0)
+        }
+        let message = stderr(of: result)
+        #expect(result?.exitStatus != .exitCode(0), "the recursion ended")
+        #expect(message.contains("definitions deep, and the thread's stack is nearly used up"), "\(message)")
+        #expect(message.contains("it began with DepthAssembly.entry"), "\(message)")
     }
 
     @Test func anEndlessRecursionStopsWithAMessageOnALargeStack() async {

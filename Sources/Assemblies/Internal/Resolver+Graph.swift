@@ -338,14 +338,20 @@ extension Resolver {
     }
 
     /// Stops a resolution nested so deeply that the thread's stack is nearly used up.
+    ///
+    /// The message is built on a thread of its own (see ``StackLimit/stopOnAStackOfItsOwn(_:)``):
+    /// what is left of this one's stack may not hold the frames that building and printing it take,
+    /// in a debug build above all.
     func stopBeforeStackOverflow(at key: DefinitionKey) -> Never {
-        let chain = threadChain(to: key)
-        var counts: [String: Int] = [:]
-        for step in chain {
-            counts["\(String(describing: step.assembly)).\(step.member)", default: 0] += 1
+        StackLimit.stopOnAStackOfItsOwn {
+            let chain = self.threadChain(to: key)
+            var counts: [String: Int] = [:]
+            for step in chain {
+                counts["\(String(describing: step.assembly)).\(step.member)", default: 0] += 1
+            }
+            let repeated = counts.max { $0.value < $1.value }.map { (member: $0.key, count: $0.value) }
+            Failure.stackExhausted(depth: chain.count, first: chain[0], last: key, repeated: repeated)
         }
-        let repeated = counts.max { $0.value < $1.value }.map { (member: $0.key, count: $0.value) }
-        Failure.stackExhausted(depth: chain.count, first: chain[0], last: key, repeated: repeated)
     }
 
     /// A cycle made only of prototypes builds new instances forever, so the stack keeps growing.
