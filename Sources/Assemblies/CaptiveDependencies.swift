@@ -101,6 +101,6 @@ extension Assembly {
             }
         }
         if let failure { throw failure }
-        return result.unsafelyUnwrapped
+        return result!
     }
 }

@@ -109,7 +109,7 @@ enum AsyncReading {
                     }
                     // Throwing now would leave an instance that was handed out unfinished, which
                     // stops the program (see `undo(_:)`): this reader waits for the singleton.
-                    guard hasHandedOut else { throw cancellation.unsafelyUnwrapped }
+                    guard hasHandedOut else { throw cancellation! }
                     cancellation = nil
                     continue
                 case .cycle(let chain):

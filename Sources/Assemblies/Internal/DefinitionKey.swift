@@ -233,7 +233,7 @@ struct DefinitionKey {
         guard isExplicit else { return nameDescription }
         // The file word holds the member's bytes, NUL-terminated, or a lone scalar's value.
         if file & Self.scalarFlag != 0 { return Self.describe(word: file, count: -1) }
-        return String(cString: UnsafePointer<CChar>(bitPattern: file).unsafelyUnwrapped)
+        return String(cString: UnsafePointer<CChar>(bitPattern: file)!)
     }
 
     /// A string that ``bits(of:)`` gave as `word` and `count`.
@@ -242,7 +242,7 @@ struct DefinitionKey {
             let value = UInt32(truncatingIfNeeded: word & ~scalarFlag)
             return String(UnicodeScalar(value).map(Character.init) ?? "?")
         }
-        let start = UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped
+        let start = UnsafeRawPointer(bitPattern: word)!
         return String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
     }
 

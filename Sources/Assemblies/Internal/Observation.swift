@@ -53,7 +53,7 @@ final class Recording: Sendable {
     @inline(__always)
     func records(on thread: ResolverThread) -> Bool {
         if let own = self.thread { return own === thread }
-        return task.unsafelyUnwrapped.made(on: thread)
+        return task!.made(on: thread)
     }
 
     func append(_ resolution: Resolution) {

@@ -159,7 +159,7 @@ extension Resolver {
         let isMethodWithParameters = entry.pointee.isSpecial && key.isMethodWithParameters
         if entry.pointee.state == .done {
             if isMethodWithParameters { Failure.methodReadTwice(key) }
-            return .instance(entry.pointee.object.unsafelyUnwrapped.takeUnretainedValue())
+            return .instance(entry.pointee.object!.takeUnretainedValue())
         }
         let frame = Int(entry.pointee.frame)
         guard let object = frames[frame].object?.takeUnretainedValue() else {

@@ -68,7 +68,7 @@ extension Resolver {
         isInGraph: Bool,
         suspends: Bool
     ) -> Decision {
-        let store = isInGraph ? activeStore.unsafelyUnwrapped : context?.singletons() ?? family.singletons
+        let store = isInGraph ? activeStore! : context?.singletons() ?? family.singletons
         if let observation {
             beginReport(
                 key,

@@ -136,7 +136,7 @@ extension Resolver {
         let entry = entries + found
         if entry.pointee.generation == generation {
             guard entry.pointee.state == .done else { return nil }
-            return .instance(entry.pointee.object.unsafelyUnwrapped.takeUnretainedValue())
+            return .instance(entry.pointee.object!.takeUnretainedValue())
         }
         guard touchedCount < touchedCapacity && canPushWithoutChecks else { return nil }
         entry.pointee.generation = generation
@@ -365,13 +365,12 @@ extension Resolver {
         if flags.contains(.endsReport) {
             bodyReturnedInReportedRead()
         }
-        var slot: SingletonSlot?
-        if flags.contains(.buildsSlot) {
-            slot = building.last.unsafelyUnwrapped.slot
-            if slot.unsafelyUnwrapped.scope.kind == .weakSingleton && result is AnyValueBox {
+        let slot = flags.contains(.buildsSlot) ? building.last!.slot : nil
+        if let slot {
+            if slot.scope.kind == .weakSingleton && result is AnyValueBox {
                 Failure.weakSingletonOfValue(frames[index].key)
             }
-            bodyReturned(result, in: slot.unsafelyUnwrapped)
+            bodyReturned(result, in: slot)
         }
         if frames[index].object == nil && !flags.contains(.hasHooks) {
             pop(index, returning: Unmanaged.passUnretained(result))

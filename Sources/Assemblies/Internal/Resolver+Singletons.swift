@@ -62,7 +62,7 @@ extension Resolver {
     func decideStored(_ key: DefinitionKey, scope: Scope, suspends: Bool) -> Decision {
         if key.isExplicit { checkExplicitKeyWithoutEntry(key, scope: scope.kind) }
         if isWatchingCaptives && scope.kind == .resettable { checkCaptive(key, scope: scope) }
-        let store = activeStore.unsafelyUnwrapped
+        let store = activeStore!
         var waited = false
         let claim: SingletonStore.Claim
         if suspends {
@@ -111,21 +111,21 @@ extension Resolver {
         let isWatched = false
         #endif
         if isWatched { watchedStoredFrames += 1 }
-        building.append((slot, activeStore.unsafelyUnwrapped, isWatched))
+        building.append((slot, activeStore!, isWatched))
         return step
     }
 
     /// Records the instance a body returned, before its hooks run (in ``leave(_:returning:)``): a
     /// hook that reads the singleton gets it.
     func bodyReturned(_ object: AnyObject, in slot: SingletonSlot) {
-        activeStore.unsafelyUnwrapped.register(object, in: slot)
+        activeStore!.register(object, in: slot)
     }
 
     /// Publishes what a body built in `slot` — or holds it back (see ``settle(_:)``).
     func finishBuilding(_ slot: SingletonSlot, _ object: AnyObject) {
         if building.removeLast().isWatched { watchedStoredFrames -= 1 }
         if slot.scope.kind == .weakSingleton { keptAlive.append(object) }
-        let item = Pending(slot: slot, store: activeStore.unsafelyUnwrapped, object: object)
+        let item = Pending(slot: slot, store: activeStore!, object: object)
         if !deferredSteps.isEmpty {
             // `afterAllInjections` steps queued in this graph may still wire what the instance
             // points at (or the instance itself): it waits for them (see `runDeferredSteps`).
@@ -276,7 +276,7 @@ extension Resolver {
 
     /// The definitions being built on this thread, outermost first, then `key`.
     func threadChain(to key: DefinitionKey) -> [DefinitionKey] {
-        let outermost = chain.reversed().first.unsafelyUnwrapped
+        let outermost = chain.reversed().first!
         return outermost.threadChain(from: 0, through: self) + [key]
     }
 

@@ -133,13 +133,13 @@ final class SingletonStore: @unchecked Sendable {
                 startBuilding(slot, for: claimant)
                 return .build(slot)
             case .pending where slot.owner === claimant.thread:
-                return .instance(slot.object.unsafelyUnwrapped)
+                return .instance(slot.object!)
             case .building where slot.owner === claimant.thread:
-                return .inFlight(slot.inFlight, builder: slot.builder.unsafelyUnwrapped)
+                return .inFlight(slot.inFlight, builder: slot.builder!)
             case .building, .pending:
-                if slot.owner.unsafelyUnwrapped.isBelow(claimant.thread) { return .heldBelow(chain: slot.chain) }
+                if slot.owner!.isBelow(claimant.thread) { return .heldBelow(chain: slot.chain) }
                 // Checked each time round: the owner, or what it waits for, may have changed.
-                guard WaitRegistry.beginWait(claimant.thread, for: slot, ownedBy: slot.owner.unsafelyUnwrapped) else {
+                guard WaitRegistry.beginWait(claimant.thread, for: slot, ownedBy: slot.owner!) else {
                     return take(slot, by: claimant.thread)
                 }
                 if waitingFor !== slot {
@@ -186,9 +186,9 @@ final class SingletonStore: @unchecked Sendable {
                 startBuilding(slot, for: claimant)
                 return .build(slot)
             case .pending where slot.owner === claimant.thread:
-                return .instance(slot.object.unsafelyUnwrapped)
+                return .instance(slot.object!)
             case .building where slot.owner === claimant.thread:
-                return .inFlight(slot.inFlight, builder: slot.builder.unsafelyUnwrapped)
+                return .inFlight(slot.inFlight, builder: slot.builder!)
             case .building, .pending:
                 return .busy(slot)
             }
