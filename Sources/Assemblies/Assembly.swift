@@ -50,10 +50,12 @@ open class Assembly: @unchecked Sendable {
     ///
     /// When the family creates a collaborator, the same initializer makes it join that family.
     public required init() {
-        if let family = Resolver.withCurrent({ $0.takePendingFamily(for: Self.self) }) {
+        // A thread that has no resolver yet has no family or configuration waiting: its first
+        // assembly makes none, and the first read does.
+        if let family = Resolver.withExisting({ $0.takePendingFamily(for: Self.self) }) {
             self.family = family
         } else {
-            let configuration = Resolver.withCurrent { $0.takePendingConfiguration(for: Self.self) }
+            let configuration = Resolver.withExisting { $0.takePendingConfiguration(for: Self.self) }
             family = Family(configuration: configuration ?? FamilyConfiguration(unconfigured: Self.self))
             family.adopt(root: self)
         }

@@ -68,7 +68,7 @@ extension Assembly {
     /// app.checkCaptiveDependencies(.report { captive in Issue.record("\(captive)") })
     /// ```
     public final func checkCaptiveDependencies(_ mode: CaptiveDependencies) {
-        family.captives.withLock { $0.mode = mode }
+        family.withCaptives { $0.mode = mode }
     }
 
     /// Returns what `read` reads, marked as kept on purpose by the longer-lived instance being

@@ -3,6 +3,12 @@
 
 #include <pthread.h>
 
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 int assemblies_current_stack(uintptr_t *lowest, size_t *size) {
 #if defined(__APPLE__)
     pthread_t self = pthread_self();
@@ -11,6 +17,25 @@ int assemblies_current_stack(uintptr_t *lowest, size_t *size) {
     *lowest = top - *size;
     return 0;
 #elif defined(__linux__)
+#if defined(__GLIBC__)
+    if (getpid() == (pid_t)syscall(SYS_gettid)) {
+        // The main thread: glibc's pthread_getattr_np would read /proc/self/maps to find its stack,
+        // which costs hundreds of microseconds — in the first read of a program. Its stack is instead
+        // RLIMIT_STACK below the top of its mapping, which lies just above __libc_stack_end: above that
+        // are the program's arguments and environment. Counting them as up to 256 KiB keeps the
+        // estimate within the real stack (the lowest address estimated is the real one or above).
+        extern void *__libc_stack_end;
+        struct rlimit limit;
+        const uintptr_t margin = 256 << 10;
+        if (getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur > 2 * margin) {
+            uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+            uintptr_t top = ((uintptr_t)__libc_stack_end + page - 1) & ~(page - 1);
+            *lowest = top - (uintptr_t)limit.rlim_cur + margin;
+            *size = (size_t)limit.rlim_cur - margin;
+            return 0;
+        }
+    }
+#endif
     pthread_attr_t attributes;
     if (pthread_getattr_np(pthread_self(), &attributes) != 0) return -1;
     void *address = NULL;

@@ -34,7 +34,10 @@ struct BenchmarkRun {
     private(set) var targets: [(scenario: String, target: String, met: Bool)] = []
 
     /// The names `--only` accepts.
-    static let groups = ["chain", "diamond", "graph", "observed", "singleton", "cycle", "async", "threads", "scaling"]
+    static let groups = [
+        "chain", "diamond", "graph", "observed", "singleton", "cycle", "async", "threads", "elsewhere", "scaling",
+        "cold",
+    ]
 
     init(plan: MeasurementPlan, isQuick: Bool, only: Set<String>) {
         self.plan = plan
@@ -81,9 +84,17 @@ struct BenchmarkRun {
             table.addSeparator()
             runThreads()
         }
+        if includes("elsewhere") {
+            table.addSeparator()
+            runElsewhere()
+        }
         if includes("scaling") {
             table.addSeparator()
             runScaling()
+        }
+        if includes("cold") {
+            table.addSeparator()
+            runColdStart()
         }
     }
 
@@ -244,6 +255,97 @@ struct BenchmarkRun {
             Format.ratio(speedups[a]),
             "≥ \(Format.ratio(limit)) \(Format.check(met))",
             "—", "—", "—", "—", "—", "—",
+        ])
+    }
+
+    // MARK: Reads while other work is under way elsewhere
+
+    /// A cached singleton and the ten-object graph read on two threads at once, in a quiet family and
+    /// in families that another task keeps busy: the reads must cost the same (≤ 1.1×).
+    private mutating func runElsewhere() {
+        let families = Elsewhere.allCases.map { $0.family() }
+        defer { for family in families { family.end() } }
+        for (name, hand, reads) in [
+            (
+                "cached singleton, 2 threads, wall",
+                ThreadedSubject(VariantKind.handWritten.name, HandWrittenSingleton()),
+                families.map { ThreadedSubject(VariantKind.assemblies.name, ElsewhereSingleton(assembly: $0.assembly)) }
+            ),
+            (
+                "graph (10), 2 threads, wall", ThreadedSubject(VariantKind.handWritten.name, HandWrittenApplication()),
+                families.map {
+                    ThreadedSubject(VariantKind.assemblies.name, ElsewhereApplication(assembly: $0.assembly))
+                }
+            ),
+        ] {
+            progress("\(name): measuring, quiet and busy families interleaved")
+            let samples = measureThreadScaling([hand] + reads, plan: plan).twoThreads
+            let quiet = samples[1]
+            for (offset, condition) in Elsewhere.allCases.enumerated() {
+                let own = samples[1 + offset]
+                var target = "—"
+                if condition != .quiet {
+                    let ratio = roundRatios(own, quiet).median
+                    let limit = 1.1
+                    targets.append(
+                        (
+                            name + condition.label, "÷ quiet \(Format.ratio(ratio)) ≤ \(Format.ratio(limit))",
+                            ratio <= limit
+                        )
+                    )
+                    target = "\(Format.ratio(ratio)) of quiet, ≤ \(Format.ratio(limit)) \(Format.check(ratio <= limit))"
+                }
+                table.add([
+                    condition == .quiet ? name : condition.label,
+                    Format.number(Summary(samples[0]).median),
+                    Format.number(Summary(own).median),
+                    "—",
+                    Format.ratio(roundRatios(own, samples[0])),
+                    target,
+                    "—", "—", "—", "—", "—", "—",
+                ])
+            }
+        }
+    }
+
+    // MARK: Cold start
+
+    /// The first assembly of a process, and the first read of the 1,000-node graph, each timed in new
+    /// processes: what every launch pays once.
+    private mutating func runColdStart() {
+        let runs = isQuick ? 3 : 21
+        progress("cold start: \(runs) processes per measurement")
+        let assembly = Summary(ColdStart.measure(.assembly, runs: runs)).median
+        let assemblyLimit = 50.0
+        targets.append(
+            (
+                "cold start", "first assembly \(Format.number(assembly)) µs ≤ \(Format.number(assemblyLimit)) µs",
+                assembly <= assemblyLimit
+            )
+        )
+        table.add([
+            "first assembly of a process, µs", "—", Format.number(assembly), "—", "—",
+            "≤ \(Format.number(assemblyLimit)) µs \(Format.check(assembly <= assemblyLimit))",
+            "—", "—", "—", "—", "—", "—",
+        ])
+        let graphs = [ColdStart.What.handWritten, .assemblies, .swinject].map { ColdStart.measure($0, runs: runs) }
+        let medians = graphs.map { Summary($0).median }
+        let versusHand = medians[1] / medians[0]
+        let limit = 3.0
+        targets.append(
+            (
+                "cold start",
+                "first graph (1,000) \(Format.ratio(versusHand)) of hand-written ≤ \(Format.ratio(limit))",
+                versusHand <= limit
+            )
+        )
+        table.add([
+            "first read of graph (1,000) in a process, µs",
+            Format.number(medians[0]), Format.number(medians[1]), Format.number(medians[2]),
+            Format.ratio(versusHand),
+            "≤ \(Format.ratio(limit)) \(Format.check(versusHand <= limit))",
+            Format.ratio(medians[2] / medians[1]),
+            "—", "—", "—", "—", "—",
         ])
     }
 

@@ -31,6 +31,14 @@ let usage = """
     """
 
 var arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "--cold-start" {
+    // Before anything else in this process: what the child times is the first of its kind.
+    guard let what = arguments.dropFirst().first.flatMap(ColdStart.What.init(rawValue:)) else {
+        writeToStandardError("--cold-start needs one of \(ColdStart.What.allCases.map(\.rawValue))\n")
+        exit(64)
+    }
+    ColdStart.child(what)
+}
 var isQuick = getenv("ASSEMBLIES_BENCHMARKS_QUICK").map { String(cString: $0) == "1" } ?? false
 var requiresTargets = false
 var rounds: Int?

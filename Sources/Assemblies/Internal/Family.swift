@@ -36,15 +36,17 @@ final class Family: Sendable {
     @usableFromInline let singletons = SingletonStore()
     /// The values the root was created with; immutable, so read without a lock.
     let configuration: FamilyConfiguration
-    /// What the family's reads are reported to, if anything (see ``Observation``).
-    let observationState = Locked<Observation?>(nil)
-    /// What the family does with captive dependencies, and those it has reported.
-    let captives = Locked(CaptiveState())
+    /// The family's mutable state, under one lock (one generic box to instantiate when the first
+    /// family of a program is made).
     private let state = Locked(State())
 
     private static let lastID = Locked<UInt64>(0)
 
     private struct State {
+        /// What the family's reads are reported to, if anything (see ``Observation``).
+        var observation: Observation?
+        /// What the family does with captive dependencies, and those it has reported.
+        var captives = CaptiveState()
         /// The first definition read under each explicit key, to catch the key used for another type.
         var explicitKeys: [DefinitionKey: DefinitionKey] = [:]
         var assemblies: [ObjectIdentifier: Assembly] = [:]
@@ -74,7 +76,17 @@ final class Family: Sendable {
     var isIntercepted: Bool { !interceptCount.isZero }
 
     /// What the family's reads are reported to now, if anything.
-    var observation: Observation? { observationState.withLock { $0 } }
+    var observation: Observation? { state.withLock { $0.observation } }
+
+    /// Calls `body` with the family's observation, which it may replace, under the family's lock.
+    func withObservation<Result>(_ body: (inout Observation?) -> Result) -> Result {
+        state.withLock { body(&$0.observation) }
+    }
+
+    /// Calls `body` with the family's captive-dependency state, under the family's lock.
+    func withCaptives<Result>(_ body: (inout CaptiveState) -> Result) -> Result {
+        state.withLock { body(&$0.captives) }
+    }
 
     deinit {
         // Nothing reads the count now: each reader holds the family (an assembly's `family`).

@@ -72,7 +72,7 @@ extension Family {
         adding added: Recording? = nil,
         removing removed: Recording? = nil
     ) {
-        let replaced: Observation? = observationState.withLock { current in
+        let replaced: Observation? = withObservation { current in
             var recordings = current?.recordings ?? []
             if let added { recordings.append(added) }
             if let removed { recordings.removeAll { $0 === removed } }

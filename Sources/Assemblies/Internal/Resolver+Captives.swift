@@ -49,7 +49,7 @@ extension Resolver {
 extension Family {
     /// Whether stored definitions built in this family are watched for captive dependencies.
     var checksCaptives: Bool {
-        captives.withLock {
+        withCaptives {
             if case .ignore = $0.mode { return false }
             return true
         }
@@ -57,7 +57,7 @@ extension Family {
 
     /// Does what the family's mode says with `captive`.
     func report(_ captive: CaptiveDependency) {
-        let (mode, isNew) = captives.withLock { state in
+        let (mode, isNew) = withCaptives { state in
             (state.mode, state.reported.insert(captive.chain).inserted)
         }
         switch mode {

@@ -142,6 +142,7 @@ extension Resolver {
     /// Decides what a read of a shared definition does in the current graph: build it in a new
     /// frame, or hand back an instance the graph has — built, or being wired (a back-reference).
     /// Stops with a precise message when the read can't be served.
+    @inline(never)
     func enter(_ key: DefinitionKey, scope: Scope.Kind) -> Entered {
         if isWatchingCaptives && scope == .objectGraph {
             checkCaptive(key, scope: .objectGraph)
@@ -174,6 +175,7 @@ extension Resolver {
     /// The frame to build a prototype in, or the instance a back-reference gets: a prototype is a
     /// new instance, except when it is read straight back from one of its direct dependencies while
     /// it is being wired.
+    @inline(never)
     func enterPrototype(_ key: DefinitionKey) -> Entered {
         let top = frameCount - 1
         if key.isExplicit || (top >= 0 && frame(top, builds: key)) {
@@ -271,7 +273,7 @@ extension Resolver {
     func warnValueHandedOut(_ chain: [DefinitionKey], type: Any.Type) {
         guard let family = activeFamily else { return }
         let names = chain.map(DefinitionName.init)
-        guard family.captives.withLock({ $0.warned.insert(names).inserted }) else { return }
+        guard family.withCaptives({ $0.warned.insert(names).inserted }) else { return }
         WaitWarning.print(
             """
             \(names[0]) registered a value of type \(type), which is not a class, with *~>, and \(names[names.count - 2]) \

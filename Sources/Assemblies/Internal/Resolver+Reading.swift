@@ -45,8 +45,10 @@ extension Resolver {
     /// ``decideSlowly(_:scope:in:suspends:)``.
     @usableFromInline
     func enterObjectGraph(_ key: DefinitionKey, in family: Family) -> Entered {
-        if let entered = enterObjectGraphQuickly(key, in: family) {
-            return entered
+        if activeFamilyID == family.id && !isIntercepting {
+            // In the graph: every case but the two common ones (a first read of the key, a
+            // back-reference, an explicit key...) is decided by `enter`, out of line.
+            return enterSharedQuickly(key) ?? enter(key, scope: .objectGraph)
         }
         if opensGraphQuickly(of: family) {
             beginGraph(of: family)
@@ -61,8 +63,8 @@ extension Resolver {
     /// ``enterObjectGraph(_:in:)`` for a prototype.
     @usableFromInline
     func enterPrototype(_ key: DefinitionKey, in family: Family) -> Entered {
-        if let entered = enterPrototypeQuickly(key, in: family) {
-            return entered
+        if activeFamilyID == family.id && !isIntercepting {
+            return enterPrototypeQuickly(key, in: family) ?? enterPrototype(key)
         }
         if opensGraphQuickly(of: family) {
             beginGraph(of: family)

@@ -344,6 +344,12 @@ final class Resolver {
         Unmanaged<Resolver>.fromOpaque(currentAddress)._withUnsafeGuaranteedRef(body)
     }
 
+    /// Calls `body` with this thread's current resolver, if the thread has made one; nil otherwise.
+    static func withExisting<Result>(_ body: (Resolver) -> Result?) -> Result? {
+        guard let address = assemblies_resolver() else { return nil }
+        return Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef(body)
+    }
+
     /// Runs `body` with `resolver` installed as this thread's current one, then puts back the one
     /// that was. The caller keeps `resolver` alive meanwhile.
     func installed<Result, E: Error>(_ body: () throws(E) -> Result) throws(E) -> Result {
