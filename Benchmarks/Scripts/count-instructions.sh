@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Counts the instructions one resolution costs in each scenario, with callgrind: the same count for
-# the same binary whatever else the machine is doing. Each scenario runs 100,000 and 200,000
-# resolutions; the difference, divided by 100,000, leaves out start-up and the semantic checks.
+# Counts the instructions one resolution costs in each scenario, hand-written and with Assemblies,
+# with callgrind: the same count for the same binary whatever else the machine is doing. Each
+# scenario runs N and 2N resolutions (N = 100,000; 20,000 for the async ones); the difference,
+# divided by N, leaves out start-up and the semantic checks. Prints a Markdown table.
 #
 #     swift build -c release --package-path Benchmarks && bash Benchmarks/Scripts/count-instructions.sh
+#     SCENARIOS="graph cycle" bash Benchmarks/Scripts/count-instructions.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary="${1:-.build/release/AssembliesBenchmarks}"
@@ -12,12 +14,29 @@ trap 'rm -rf "$work"' EXIT
 # valgrind 3.19 can't read every DWARF 5 form clang emits; instruction counts need no symbols.
 strip -g -o "$work/benchmarks" "$binary"
 total() {
-    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/benchmarks" --profile "$1" assemblies "$2" \
+    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/benchmarks" --profile "$1" "$2" "$3" \
         > /dev/null 2>&1
     grep -m1 '^summary:' "$work/out" | awk '{print $2}'
 }
-for scenario in ${SCENARIOS:-singleton chain diamond graph cycle observed}; do
-    small=$(total "$scenario" 100000)
-    large=$(total "$scenario" 200000)
-    echo "$scenario $(((large - small) / 100000))"
+per_resolution() {
+    local count=100000
+    case "$1" in async-*) count=20000 ;; esac
+    local small large
+    small=$(total "$1" "$2" "$count")
+    large=$(total "$1" "$2" $((count * 2)))
+    echo $(((large - small) / count))
+}
+echo "| scenario | hand-written | Assemblies | Assemblies ÷ hand |"
+echo "|---|---:|---:|---:|"
+for scenario in ${SCENARIOS:-singleton chain diamond graph cycle observed async-singleton async-graph}; do
+    assemblies=$(per_resolution "$scenario" assemblies)
+    if [ "$scenario" = observed ]; then
+        # The same graph unobserved is its baseline: what observing costs.
+        hand=$(per_resolution graph assemblies)
+        printf '| observed graph (10) ÷ the same unobserved | %s | %s | %s× |\n' "$hand" "$assemblies" \
+            "$(echo "scale=2; $assemblies / $hand" | bc)"
+        continue
+    fi
+    hand=$(per_resolution "$scenario" hand)
+    printf '| %s | %s | %s | %s× |\n' "$scenario" "$hand" "$assemblies" "$(echo "scale=2; $assemblies / $hand" | bc)"
 done

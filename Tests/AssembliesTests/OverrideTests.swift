@@ -491,6 +491,40 @@ private final class OverrideOrdersAssembly: Assembly, @unchecked Sendable {
         #expect(overrideSharedApp.core.network.name == "production")
     }
 
+    @Test func anotherTasksOverridesLeaveAThreadsSingletonsAndCachesAlone() async {
+        let app = OverrideAppAssembly()
+        let production = ObjectIdentifier(app.core.network)
+        let overrides = Overrides(of: app)
+        overrides.replace(\.core.network) { OverrideNetwork(name: "fake") }
+        let inside = Gate()
+        let threadsRead = Gate()
+        async let finished = completes {
+            await overrides.apply {
+                #expect(app.core.network.name == "fake")
+                inside.open()
+                await threadsRead.wait()
+                // The threads filled their caches with the family's own singleton meanwhile.
+                #expect(app.core.network.name == "fake")
+                #expect(app.service.network.name == "fake")
+            }
+        }
+        async let threads = completes {
+            await inside.wait()
+            // New threads: their first read fills their caches while the other task's overrides apply.
+            onThreads(2) { _ in
+                for _ in 0..<3 {
+                    #expect(ObjectIdentifier(app.core.network) == production)
+                    #expect(ObjectIdentifier(app.service.network) == production)
+                }
+            }
+            threadsRead.open()
+        }
+        let (overriding, reading) = await (finished, threads)
+        #expect(overriding && reading)
+        #expect(app.core.counter["network"] == 1, "the production singleton was built once")
+        #expect(ObjectIdentifier(app.core.network) == production)
+    }
+
     @Test func parallelTestsWithoutOverridesSeeTheOriginals() async {
         #expect(await doubledReads(reads: 2_000) == 0)
     }

@@ -24,7 +24,7 @@ enum AsyncReading {
         if let capture = OverrideCapture.takingThisRead(of: family) {
             return unboxStored(capture.captureFirst(key), scope: scope, as: T.self)
         }
-        if scope.kind == .singleton && !family.isIntercepted,
+        if scope.kind == .singleton && (!family.isIntercepted || Resolver.readsCachedSingletons(of: family)),
             let object = Resolver.cachedSingleton(key, in: family)
                 ?? Resolver.withCurrent({ $0.cachedSingletonObject(key, in: family) })
         {

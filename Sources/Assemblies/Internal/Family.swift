@@ -28,6 +28,9 @@ final class Family: Sendable {
     /// How many async graphs of this family are open, in any task (see ``AsyncGraph``). While it is
     /// zero, a top-level read doesn't look for the current task's graph to join.
     let openAsyncGraphs = AtomicCount()
+    /// One while the family has an ``Observation`` (it counts in ``interceptCount`` too): a read of an
+    /// intercepted family takes the family's lock to find the observation only while this is nonzero.
+    let observedCount = AtomicCount()
     /// How many ``Overrides/replace(isolation:awaiting:scope:whenUnused:with:)`` calls are finding
     /// out which definition their closure reads (they count in ``interceptCount`` too). While it is
     /// zero, an intercepted read doesn't look for ``OverrideCapture/pending``.
@@ -76,7 +79,7 @@ final class Family: Sendable {
     var isIntercepted: Bool { !interceptCount.isZero }
 
     /// What the family's reads are reported to now, if anything.
-    var observation: Observation? { state.withLock { $0.observation } }
+    var observation: Observation? { observedCount.isZero ? nil : state.withLock { $0.observation } }
 
     /// Calls `body` with the family's observation, which it may replace, under the family's lock.
     func withObservation<Result>(_ body: (inout Observation?) -> Result) -> Result {
@@ -92,6 +95,7 @@ final class Family: Sendable {
         // Nothing reads the count now: each reader holds the family (an assembly's `family`).
         interceptCount.deallocate()
         openAsyncGraphs.deallocate()
+        observedCount.deallocate()
         asyncCaptures.deallocate()
     }
 

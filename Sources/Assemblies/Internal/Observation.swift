@@ -3,7 +3,7 @@
 ///
 /// Immutable: the family swaps in a new one under its lock, and a graph keeps the one it opened
 /// with. While a family has one, its ``Family/interceptCount`` counts it, so its reads leave the
-/// fast paths for ``Resolver/resolveIntercepted(_:scope:in:_:)``; without one they pay nothing.
+/// quick paths for ``Resolver/decideIntercepted(_:scope:in:isInGraph:suspends:)``; without one they pay nothing.
 @usableFromInline
 final class Observation: Sendable {
     let observer: (any ResolutionObserver)?
@@ -81,7 +81,13 @@ extension Family {
                 newObserver == nil && recordings.isEmpty
                 ? nil : Observation(observer: newObserver, recordings: recordings)
             if (current == nil) != (next == nil) {
-                if next == nil { interceptCount.decrement() } else { interceptCount.increment() }
+                if next == nil {
+                    observedCount.decrement()
+                    interceptCount.decrement()
+                } else {
+                    interceptCount.increment()
+                    observedCount.increment()
+                }
             }
             defer { current = next }
             return current

@@ -107,12 +107,14 @@ enum Reading {
 
 extension Resolver {
     /// A singleton this thread has read before under a default key, from its line of the first-level
-    /// cache: seven words compared, no call. Nil when the line holds another key, or when the family
-    /// is intercepted (the caches hold the family's own singletons, never a task's overrides).
+    /// cache: seven words compared, no call. Nil when the line holds another key, or when the read
+    /// may not take the family's own singletons from the caches: the current task overrides the
+    /// family, or its reads are reported (see ``readsCachedSingletons(of:)``).
     @inlinable
     @inline(__always)
     static func cachedSingleton(_ key: DefinitionKey, in family: Family) -> AnyObject? {
-        guard !family.isIntercepted, let address = assemblies_resolver() else { return nil }
+        guard let address = assemblies_resolver() else { return nil }
+        if family.isIntercepted && !readsCachedSingletons(of: family) { return nil }
         return Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef { resolver in
             let line = resolver.singletonLine(for: key)
             guard line.pointee.familyID == family.id, line.pointee.name == key.name,

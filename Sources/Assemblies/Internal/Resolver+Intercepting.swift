@@ -14,6 +14,22 @@ extension Resolver {
         return OverrideCapture.takingThisRead(of: family)?.captureFirst(key)
     }
 
+    /// Whether a read of `family`, which is intercepted somewhere, may take the family's own
+    /// singletons from this thread's caches: its reads are not observed, and the current task doesn't
+    /// override it or capture a read of it. Overrides that another task applies cost this thread's
+    /// cached reads one task-local lookup.
+    @usableFromInline
+    @inline(never)
+    static func readsCachedSingletons(of family: Family) -> Bool {
+        guard family.observedCount.isZero && family.asyncCaptures.isZero else { return false }
+        if let address = assemblies_resolver(),
+            Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef({ $0.pendingCapture != nil })
+        {
+            return false
+        }
+        return OverrideContext.innermost(for: family) == nil
+    }
+
     /// Decides a read of an intercepted family outside a graph of it, or a read in a graph opened
     /// while it was intercepted (``isIntercepting``, with `isInGraph`): with the task's override of
     /// the definition, if any, with the task's own singletons while it overrides the family, and

@@ -1,9 +1,10 @@
 internal import CAssemblies
 
-// How a read runs: ``Resolver/enter(_:scope:in:)`` decides what the read gets, or pushes the frame
-// its body builds the instance in; ``Resolver/leave(_:returning:)`` finishes the frame with the
-// instance, and ``Resolver/bodyThrew(at:)`` undoes it. The synchronous getters and the async reads
-// (``AsyncReading``) use the same three. Nothing here is generic.
+// How a read runs: an entry (``Resolver/enterObjectGraph(_:in:)`` and its siblings, or
+// ``Resolver/decide(_:scope:in:suspends:)`` for an async read) decides what the read gets, or pushes
+// the frame its body builds the instance in; ``Resolver/leave(_:returning:)`` finishes the frame with
+// the instance, and ``Resolver/bodyThrew(at:)`` undoes it. The synchronous getters and the async
+// reads (``AsyncReading``) share all of it. Nothing here is generic.
 
 extension Resolver {
     /// What a read does next (see ``decide(_:scope:in:suspends:)``).
@@ -46,16 +47,11 @@ extension Resolver {
     @usableFromInline
     func enterObjectGraph(_ key: DefinitionKey, in family: Family) -> Entered {
         if activeFamilyID == family.id && !isIntercepting {
-            // In the graph: every case but the two common ones (a first read of the key, a
-            // back-reference, an explicit key...) is decided by `enter`, out of line.
-            return enterSharedQuickly(key) ?? enter(key, scope: .objectGraph)
+            return enterShared(key)
         }
         if opensGraphQuickly(of: family) {
             beginGraph(of: family)
-            if let entered = enterObjectGraphQuickly(key, in: family) {
-                return closingGraph(entered)
-            }
-            return closingGraph(Entered(decideInGraph(key, scope: .objectGraph, suspends: false)))
+            return closingGraph(enterShared(key))
         }
         return enterSlowly(key, scope: .objectGraph, in: family)
     }
@@ -64,16 +60,20 @@ extension Resolver {
     @usableFromInline
     func enterPrototype(_ key: DefinitionKey, in family: Family) -> Entered {
         if activeFamilyID == family.id && !isIntercepting {
-            return enterPrototypeQuickly(key, in: family) ?? enterPrototype(key)
+            return enterPrototypeQuickly(key) ?? enterPrototype(key)
         }
         if opensGraphQuickly(of: family) {
             beginGraph(of: family)
-            if let entered = enterPrototypeQuickly(key, in: family) {
-                return closingGraph(entered)
-            }
-            return closingGraph(Entered(decideInGraph(key, scope: .prototype, suspends: false)))
+            return closingGraph(enterPrototypeQuickly(key) ?? enterPrototype(key))
         }
         return enterSlowly(key, scope: .prototype, in: family)
+    }
+
+    /// An object-graph read in the graph open here: the two common cases quickly, every other one (a
+    /// first read of the key, a back-reference, an explicit key...) by `enter`, out of line.
+    @inline(__always)
+    private func enterShared(_ key: DefinitionKey) -> Entered {
+        enterSharedQuickly(key) ?? enter(key, scope: .objectGraph)
     }
 
     /// Whether a read of `family` is a top-level read on this resolver that opens a plain graph of
@@ -117,17 +117,12 @@ extension Resolver {
     /// for every other read.
     @inline(__always)
     private func enterQuickly(_ key: DefinitionKey, scope: Scope, in family: Family) -> Entered? {
-        switch scope.kind {
-        case .objectGraph: enterObjectGraphQuickly(key, in: family)
-        case .prototype: enterPrototypeQuickly(key, in: family)
-        case .singleton, .weakSingleton, .resettable: nil
-        }
-    }
-
-    @inline(__always)
-    private func enterObjectGraphQuickly(_ key: DefinitionKey, in family: Family) -> Entered? {
         guard activeFamilyID == family.id && !isIntercepting else { return nil }
-        return enterSharedQuickly(key)
+        switch scope.kind {
+        case .objectGraph: return enterSharedQuickly(key)
+        case .prototype: return enterPrototypeQuickly(key)
+        case .singleton, .weakSingleton, .resettable: return nil
+        }
     }
 
     /// The quick cases of an object-graph read in the graph open here (see ``enterQuickly(_:scope:in:)``).
@@ -151,9 +146,10 @@ extension Resolver {
         return .build(DefinitionHandle(resolver: self, frame: frame))
     }
 
+    /// The quick case of a prototype read in the graph open here: a new frame for a key that is not
+    /// the top frame's, nor the one below it (a back-reference).
     @inline(__always)
-    private func enterPrototypeQuickly(_ key: DefinitionKey, in family: Family) -> Entered? {
-        guard activeFamilyID == family.id && !isIntercepting else { return nil }
+    private func enterPrototypeQuickly(_ key: DefinitionKey) -> Entered? {
         let top = frameCount &- 1
         guard !key.isExplicit && canPushWithoutChecks else { return nil }
         if top >= 0 && (frame(top, builds: key) || top >= 1 && frame(top &- 1, builds: key)) {
@@ -169,7 +165,11 @@ extension Resolver {
     /// and every other read in the graph.
     @inline(never)
     func decideSlowly(_ key: DefinitionKey, scope: Scope, in family: Family, suspends: Bool) -> Decision {
-        if scope.kind == .singleton && !family.isIntercepted, let object = cachedSingletonObject(key, in: family) {
+        // A graph opened while intercepted reports each of its reads, cached singletons included.
+        if scope.kind == .singleton && !(activeFamilyID == family.id && isIntercepting)
+            && (!family.isIntercepted || Self.readsCachedSingletons(of: family)),
+            let object = cachedSingletonObject(key, in: family)
+        {
             return .instance(object)
         }
         if family.isIntercepted, let captured = capturedRead(key, of: family) {

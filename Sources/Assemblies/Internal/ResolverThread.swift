@@ -56,7 +56,7 @@ final class ResolverThread: @unchecked Sendable {
     var isPinned = false
 
     /// For a task: the thread whose synchronous read joined the task's graph, while it runs there
-    /// (see ``Resolver/readInTaskGraph(_:_:scope:in:_:)``).
+    /// (see ``Resolver/install(over:)``).
     @exclusivity(unchecked) var host: ResolverThread?
 
     /// Whether the code of `reader`, a thread or task other than this one, runs below code of this

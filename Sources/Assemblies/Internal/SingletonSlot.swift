@@ -2,7 +2,7 @@
 ///
 /// A slot is *building* while a body on some thread builds it, *pending* once the body has
 /// returned but the instance may still point at an instance being wired further down that thread
-/// (see ``Resolver/finishStored(_:object:in:frame:)``), and *published* once it is whole: from then
+/// (see ``Resolver/settle(_:)``), and *published* once it is whole: from then
 /// on it is never replaced. Every mutable field is only touched while the store's lock is held.
 @usableFromInline
 final class SingletonSlot: @unchecked Sendable {
