@@ -17,15 +17,18 @@ extension Resolver {
     /// Whether a read of `family`, which is intercepted somewhere, may take the family's own
     /// singletons from this thread's caches: its reads are not observed, and the current task doesn't
     /// override it or capture a read of it. Overrides that another task applies cost this thread's
-    /// cached reads one task-local lookup.
+    /// cached reads one task-local lookup — none in a graph of the family opened without overrides,
+    /// whose reads keep to the family's singletons whatever the task applies later.
     @usableFromInline
     @inline(never)
     static func readsCachedSingletons(of family: Family) -> Bool {
         guard family.observedCount.isZero && family.asyncCaptures.isZero else { return false }
-        if let address = assemblies_resolver(),
-            Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef({ $0.pendingCapture != nil })
-        {
-            return false
+        if let address = assemblies_resolver() {
+            let (isCapturing, isInPlainGraph) = Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef {
+                ($0.pendingCapture != nil, $0.activeFamilyID == family.id && !$0.isIntercepting)
+            }
+            if isCapturing { return false }
+            if isInPlainGraph { return true }
         }
         return OverrideContext.innermost(for: family) == nil
     }
