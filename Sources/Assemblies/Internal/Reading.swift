@@ -115,15 +115,8 @@ extension Resolver {
     static func cachedSingleton(_ key: DefinitionKey, in family: Family) -> AnyObject? {
         guard let address = assemblies_resolver() else { return nil }
         if family.isIntercepted && !readsCachedSingletons(of: family) { return nil }
-        return Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef { resolver in
-            let line = resolver.singletonLine(for: key)
-            guard line.pointee.familyID == family.id, line.pointee.name == key.name,
-                line.pointee.type == UInt(bitPattern: ObjectIdentifier(key.type)),
-                line.pointee.assembly == UInt(bitPattern: ObjectIdentifier(key.assembly)),
-                line.pointee.line == key.line, line.pointee.file == key.file,
-                line.pointee.argumentBits == key.argumentBits, let object = line.pointee.object
-            else { return nil }
-            return object.takeUnretainedValue()
+        return Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef {
+            $0.singletonCache.cached(key, in: family)
         }
     }
 }

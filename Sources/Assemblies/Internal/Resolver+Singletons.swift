@@ -5,50 +5,10 @@ extension Resolver {
     // MARK: Singletons
 
     /// The object of a singleton already built for `family` (see ``stored(_:scope:)``), from this
-    /// thread's second-level cache or, the first time, from the family; it fills the key's line of
-    /// the first level, which the getter looks at.
+    /// resolver's cache or, the first time, from the family; it fills the key's line of the cache's
+    /// first level, which the getter looks at.
     func cachedSingletonObject(_ key: DefinitionKey, in family: Family) -> AnyObject? {
-        if cacheFamilyID == family.id {
-            let (index, _) = cacheKeys.find(key)
-            if index >= 0 {
-                if key.isExplicit { key.requireSameType(as: cacheKeys.keys[index]) }
-                fillSingletonLine(for: key, in: family, with: cacheObjects[index])
-                return cacheObjects[index].takeUnretainedValue()
-            }
-        }
-        guard let (object, builtKey) = family.singletons.published(key) else { return nil }
-        if cacheFamilyID != family.id {
-            cacheKeys.removeAll()
-            cacheArguments.removeAll()
-            cacheFamilyID = family.id
-        }
-        if cacheKeys.isFull {
-            cacheKeys.grow()
-            cacheObjects = cacheObjects.moved(count: cacheKeys.count, toCapacity: cacheKeys.capacity)
-        }
-        let (_, slot) = cacheKeys.find(key)
-        let index = cacheKeys.insert(builtKey.key, slot: slot)
-        if builtKey.key.arguments != nil {
-            cacheArguments.append(builtKey)
-        }
-        cacheObjects[index] = Unmanaged.passUnretained(object)
-        fillSingletonLine(for: key, in: family, with: cacheObjects[index])
-        return object
-    }
-
-    func fillSingletonLine(for key: DefinitionKey, in family: Family, with object: Unmanaged<AnyObject>) {
-        // An explicit key's reads check its type each time; arguments are compared by value.
-        guard !key.isExplicit && !key.hasArguments else { return }
-        singletonLine(for: key).pointee = SingletonLine(
-            familyID: family.id,
-            assembly: UInt(bitPattern: ObjectIdentifier(key.assembly)),
-            type: UInt(bitPattern: ObjectIdentifier(key.type)),
-            argumentBits: key.argumentBits,
-            name: key.name,
-            line: key.line,
-            file: key.file,
-            object: object
-        )
+        singletonCache.object(for: key, in: family)
     }
 
     // MARK: Building

@@ -18,11 +18,12 @@ import Android
 /// own thread, which is why its state opts out of dynamic exclusivity checks: they would cost more
 /// than the rest of a resolution.
 ///
-/// Every read of a definition enters the resolver through one function, out of line: ``read(_:scope:in:_:)``.
-/// A getter makes the definition's key, checks the singleton line cache for a singleton, and calls
-/// it with its body wrapped in a closure that hands the instance back as an object (a class
-/// instance as it is, any other value in a ``ValueBox``). Nothing else of the engine is inlined into
-/// a getter, and nothing in it is generic.
+/// A getter makes the definition's key, checks the singleton cache's line for a singleton, and
+/// calls the engine's entry for its scope (``enterObjectGraph(_:in:)``, ``enterPrototype(_:in:)``,
+/// ``enterSlowly(_:scope:in:)`` for the stored scopes), out of line: it hands back an instance to return, or a frame to
+/// build one in. The getter runs the body and hands the instance to ``leave(_:returning:)``.
+/// Nothing of the engine is inlined into a getter but that cache check, and nothing in it is
+/// generic.
 ///
 /// Shared definitions (object graph, singleton) have an entry in a hash table whose keys stay from
 /// one graph to the next; an entry belongs to the current graph when it carries its generation.
@@ -62,7 +63,7 @@ final class Resolver {
     /// The family whose top-level resolution owns the graph, or 0 when no graph is open.
     @exclusivity(unchecked) var activeFamilyID: UInt64 = 0
     /// Whether the graph's reads are intercepted: its task overrides the family, or its reads are
-    /// reported. Each read of the graph then goes through ``readIntercepted(_:scope:in:isInGraph:_:)``.
+    /// reported. Each read of the graph then goes through ``decideIntercepted(_:scope:in:isInGraph:suspends:)``.
     @exclusivity(unchecked) var isIntercepting = false
     /// The override context of such a graph, and its singletons (which `activeStore` doesn't retain).
     @exclusivity(unchecked) var activeContext: OverrideContext?
@@ -229,42 +230,8 @@ final class Resolver {
         let object: AnyObject
     }
 
-    /// The first level of the singleton cache, for default keys only: direct-mapped by the key's
-    /// hash, so that a getter's inlined check of a singleton this thread has read before compares
-    /// seven words and calls nothing (see ``cachedSingleton(_:in:)``).
-    @usableFromInline @exclusivity(unchecked) var singletonLines: UnsafeMutablePointer<SingletonLine>
-    @usableFromInline static let singletonLineCount = 64
-
-    /// A singleton this thread has read, under its default key.
-    @usableFromInline
-    struct SingletonLine {
-        @usableFromInline var familyID: UInt64 = 0
-        @usableFromInline var assembly: UInt = 0
-        @usableFromInline var type: UInt = 0
-        @usableFromInline var argumentBits: UInt = 0
-        @usableFromInline var name: UnsafeRawPointer? = nil
-        @usableFromInline var line: UInt = 0
-        @usableFromInline var file: UInt = 0
-        /// Unretained, like the second-level cache.
-        @usableFromInline var object: Unmanaged<AnyObject>? = nil
-    }
-
-    /// The first-level line for `key`.
-    @inlinable
-    @inline(__always)
-    func singletonLine(for key: DefinitionKey) -> UnsafeMutablePointer<SingletonLine> {
-        singletonLines + Int(key.hashBits & UInt(Self.singletonLineCount - 1))
-    }
-
-    /// The second level: every singleton this thread has read in one family (the last one it read
-    /// a singleton from), by key.
-    @exclusivity(unchecked) var cacheFamilyID: UInt64 = 0
-    @exclusivity(unchecked) var cacheKeys = KeyTable(capacity: 8)
-    /// Unretained: the family keeps its singletons alive, and the cache is only read for a family
-    /// that a live assembly holds (``cacheFamilyID`` is unique per family).
-    @exclusivity(unchecked) var cacheObjects: UnsafeMutablePointer<Unmanaged<AnyObject>>
-    /// Keeps the arguments of the keys in `cacheKeys` that have some.
-    @exclusivity(unchecked) var cacheArguments: [StoredKey] = []
+    /// The singletons this resolver has read, in front of their families' stores.
+    @usableFromInline @exclusivity(unchecked) var singletonCache = SingletonCache()
 
     // MARK: Other state
 
@@ -311,9 +278,6 @@ final class Resolver {
         entries = .allocate(capacity: keys.capacity)
         touched = .allocate(capacity: touchedCapacity)
         frames = .allocate(capacity: frameCapacity)
-        cacheObjects = .allocate(capacity: cacheKeys.capacity)
-        singletonLines = .allocate(capacity: Self.singletonLineCount)
-        singletonLines.initialize(repeating: SingletonLine(), count: Self.singletonLineCount)
     }
 
     deinit {
@@ -322,9 +286,7 @@ final class Resolver {
         entries.deallocate()
         touched.deallocate()
         frames.deallocate()
-        cacheKeys.deallocate()
-        cacheObjects.deallocate()
-        singletonLines.deallocate()
+        singletonCache.deallocate()
     }
 
     // MARK: Finding the current resolver

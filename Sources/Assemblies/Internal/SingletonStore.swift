@@ -3,12 +3,12 @@
 ///
 /// A family has one store; so does each ``OverrideContext``, so that a test's doubles, and the
 /// singletons built on them, never reach the family or another test. Objects are stored as
-/// ``boxSingleton(_:)`` makes them, except weak singletons, which are always objects.
+/// ``stored(_:scope:)`` makes them: a class instance as it is, any other value in a ``ValueBox``.
 ///
 /// Coordination is per key: the first thread to read a key claims its slot and builds it; a reader
 /// on another thread waits (on the store's condition) for that slot only, and only until it is
 /// published; a reader on the same thread — another graph opened inside the body — gets the
-/// instance being built (see ``claim(_:scope:for:)``). The store's lock is held for a few
+/// instance being built (see ``claim(_:scope:for:waited:)``). The store's lock is held for a few
 /// instructions at a time and never while user code runs; what a change releases is released after
 /// the lock is let go, so that no `deinit` runs under it.
 @usableFromInline
