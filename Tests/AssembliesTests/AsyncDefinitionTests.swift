@@ -585,8 +585,18 @@ struct AsyncDefinitionCycleTests {
         }
         let message = stderr(of: result)
         #expect(message.contains("two tasks wait for each other's singletons"))
-        #expect(message.contains("ConcurrentCycleAssembly.north"))
-        #expect(message.contains("ConcurrentCycleAssembly.south"))
+        // Both chains whole, whichever task finds the cycle: each reads its own singleton, then the other's.
+        let north = "ConcurrentCycleAssembly.north"
+        let south = "ConcurrentCycleAssembly.south"
+        let northFirst = "\(north) → \(south)"
+        let southFirst = "\(south) → \(north)"
+        #expect(
+            (message.contains("this task reads \(northFirst), and")
+                && message.contains("which reads \(southFirst) and waits"))
+                || (message.contains("this task reads \(southFirst), and")
+                    && message.contains("which reads \(northFirst) and waits")),
+            "\(message)"
+        )
     }
 
     @MainActor

@@ -38,6 +38,10 @@ private final class Service {
 
 private final class Node {
     var partner: Node?
+
+    init(partner: Node? = nil) {
+        self.partner = partner
+    }
 }
 
 /// Tells which calls fail; thread-safe, so that a test can switch failures off mid-way.
@@ -150,6 +154,46 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
             node.partner = try? self.selfish
             return node
         }
+    }
+
+    /// Registers itself and catches the error of `child`, which read it back first.
+    var forgivingParent: Node {
+        define { definition in
+            let node = definition *~> Node()
+            node.partner = try? self.childThatThrows
+            return node
+        }
+    }
+
+    /// Registers itself, takes its parent's in-flight instance, then throws: only this read is undone.
+    var childThatThrows: Node {
+        get throws {
+            try define { definition in
+                let node = definition *~> Node()
+                node.partner = self.forgivingParent
+                counter.tick()
+                throw OtherError()
+            }
+        }
+    }
+
+    /// Registers itself, reads `moat`, whose `keep` reads it back, then throws.
+    var tower: Node {
+        get throws {
+            try define { definition in
+                let node = definition *~> Node()
+                node.partner = self.moat
+                throw OtherError()
+            }
+        }
+    }
+
+    var moat: Node {
+        define { Node(partner: self.keep) }
+    }
+
+    var keep: Node {
+        define { Node(partner: try? self.tower) }
     }
 
     /// Registers itself, then throws before anything reads it: simply dropped.
@@ -279,11 +323,42 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
         #expect(
             output.contains(
                 "the body of ThrowingAssembly.selfish threw after its instance, registered with `*~>`, was "
-                    + "handed out to a definition that closes a cycle back to it"
+                    + "handed out to ThrowingAssembly.partner"
+            ),
+            "\(output)"
+        )
+        #expect(
+            output.contains(
+                "handed out to ThrowingAssembly.partner, which read it back while it was being built "
+                    + "(ThrowingAssembly.selfish → ThrowingAssembly.partner → ThrowingAssembly.selfish)"
             ),
             "\(output)"
         )
         #expect(output.contains("do the work that throws in ThrowingAssembly.selfish before"), "\(output)")
+    }
+
+    @Test func aStopNamesTheWholeCycleThatTookTheInstance() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try? ThrowingAssembly().tower
+        }
+        let output = stderr(of: result)
+        #expect(
+            output.contains(
+                "handed out to ThrowingAssembly.keep, which read it back while it was being built "
+                    + "(ThrowingAssembly.tower → ThrowingAssembly.moat → ThrowingAssembly.keep → ThrowingAssembly.tower)"
+            ),
+            "\(output)"
+        )
+    }
+
+    @Test func aCaughtErrorBelowAHandedOutFrameUndoesOnlyThatRead() {
+        let app = ThrowingAssembly()
+        let parent = app.forgivingParent
+        #expect(parent.partner == nil, "the parent caught its child's error and went on without it")
+        #expect(app.counter["childThatThrows"] == 1, "the child's body ran once, and threw")
+        let again = app.forgivingParent
+        #expect(again !== parent, "an object-graph definition: a new graph builds a new parent")
+        #expect(again.partner == nil)
     }
 
     @Test func aNonThrowingDefinitionNeedsNoTry() {

@@ -113,7 +113,7 @@ enum AsyncReading {
                     cancellation = nil
                     continue
                 case .cycle(let chain):
-                    Failure.asyncSingletonCycle(graph.resolver.threadChain(to: key), held: chain.map(\.key))
+                    Failure.asyncSingletonCycle(graph.resolver.threadChain(to: key), held: chain)
                 }
             }
         }

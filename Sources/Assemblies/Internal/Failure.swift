@@ -198,15 +198,30 @@ enum Failure {
     }
 
     /// `chain`: the definitions being built on the thread, outermost first, the one that threw last.
-    static func threwAfterHandingOut(_ chain: [DefinitionKey]) -> Never {
-        let thrower = chain[chain.count - 1].description
+    /// The body at the end of `chain` threw after its registered instance was taken by `taker` (nil:
+    /// by another thread, to break a cycle of singletons), reached through `between`.
+    static func threwAfterHandingOut(
+        _ chain: [DefinitionKey],
+        takenBy taker: DefinitionKey?,
+        through between: [DefinitionKey]
+    ) -> Never {
+        let thrower = chain[chain.count - 1]
+        let takenBy: String
+        if let taker {
+            takenBy = """
+                \(taker.description), which read it back while it was being built \
+                (\(describe([thrower] + between + [taker, thrower])))
+                """
+        } else {
+            takenBy = "another thread, to break a cycle between singletons built on both threads"
+        }
         stop(
             """
-            the body of \(thrower) threw after its instance, registered with `*~>`, was handed out to a \
-            definition that closes a cycle back to it (read through \(describe(chain))). What holds \
-            that instance would keep an object that was never finished. To fix this, do the work that \
-            throws in \(thrower) before `definition *~> instance` registers it — open the file or the \
-            database first, then build and register the object — or don't let the error leave the body.
+            the body of \(thrower.description) threw after its instance, registered with `*~>`, was handed \
+            out to \(takenBy)\(chain.count > 1 ? "; read through \(describe(chain))" : ""). What holds that instance would keep an \
+            object that was never finished. To fix this, do the work that throws in \(thrower.description) \
+            before `definition *~> instance` registers it — open the file or the database first, then \
+            build and register the object — or don't let the error leave the body.
             """
         )
     }

@@ -10,19 +10,27 @@ extension Resolver {
     /// — by a body that caught the error — builds it again; a stored definition's slot is given up,
     /// so that the next read, on any thread, builds it again. An instance registered with `*~>` and
     /// already handed out to a reader that closes a cycle can't be taken back: that stops the
-    /// program (see ``Failure/threwAfterHandingOut(_:)``).
+    /// program (see ``Failure/threwAfterHandingOut(_:takenBy:through:)``); an instance of a frame below
+    /// that this body took is no reason to stop — only this read is undone.
     func undo(_ index: Int) {
         // Instances other threads took from this one while it waited count as handed out.
         if thread.mayHaveForeignDependencies { takeInbox() }
         let frame = frames + index
-        if frame.pointee.hasInstance && lowestHandedOut <= index {
-            Failure.threwAfterHandingOut(Array(threadChain(to: frame.pointee.key).dropLast()))
-        }
         let serial = frame.pointee.serial
+        if frame.pointee.flags.contains(.handedOut), let handout = takeHandout(of: serial) {
+            // Its own instance was taken: what took it keeps an object that will never be finished.
+            // (An instance of a frame below, handed out to this one, is another matter: this read is
+            // undone, and the frame below goes on.)
+            Failure.threwAfterHandingOut(
+                Array(threadChain(to: frame.pointee.key).dropLast()),
+                takenBy: handout.taker,
+                through: handout.between
+            )
+        }
         if frame.pointee.flags.contains(.hasHooks) {
             hooks.removeAll { $0.serial == serial }
         }
-        var abandoned: (slot: SingletonSlot, store: SingletonStore, isWatched: Bool)?
+        var abandoned: (slot: SingletonSlot, store: SingletonStore, isWatched: Bool, chain: BuildChain)?
         if frame.pointee.entry >= 0 {
             let entry = entries + Int(frame.pointee.entry)
             entry.pointee.generation = 0
@@ -34,7 +42,7 @@ extension Resolver {
         frameCount = index
         // Released last: a registered instance's deinit may read the family again.
         let registered = frame.pointee.object
-        if let (slot, store, _) = abandoned { store.abandon(slot) }
+        if let (slot, store, _, _) = abandoned { store.abandon(slot) }
         registered?.release()
     }
 

@@ -167,7 +167,7 @@ extension Resolver {
             Failure.initializerCycle(chain(from: frame, to: key))
         }
         if isMethodWithParameters { Failure.methodReadTwice(key) }
-        if frame < lowestHandedOut { lowestHandedOut = frame }
+        handOut(frame)
         warnIfValue(object, handedOutFrom: frame, to: key)
         return .instance(object)
     }
@@ -255,9 +255,42 @@ extension Resolver {
         guard let object = frames[frame].object?.takeUnretainedValue() else {
             Failure.initializerCycle(chain(from: frame, to: key))
         }
-        if frame < lowestHandedOut { lowestHandedOut = frame }
+        handOut(frame)
         warnIfValue(object, handedOutFrom: frame, to: key)
         return object
+    }
+
+    /// Records that the in-flight instance of `frame`, still being wired, was handed out to the
+    /// body of the innermost definition — of this resolver, or of `chain`, the definitions from
+    /// `frame`'s to the reader's when the reader is a graph opened above this one on the thread:
+    /// what is finished above the frame waits for it (see ``lowestHandedOut``), and the first taker
+    /// is kept for a body that throws afterwards (see ``handouts``).
+    func handOut(_ frame: Int, chain: [DefinitionKey]? = nil) {
+        if frame < lowestHandedOut { lowestHandedOut = frame }
+        guard !frames[frame].flags.contains(.handedOut) else { return }
+        if let chain {
+            recordHandout(of: frame, to: chain.last, between: Array(chain.dropFirst().dropLast()))
+        } else {
+            let top = frameCount - 1
+            recordHandout(
+                of: frame,
+                to: frames[top].key,
+                between: frame + 1 < top ? (frame + 1..<top).map { frames[$0].key } : []
+            )
+        }
+    }
+
+    /// Removes the record of who took the instance of the frame numbered `serial`, and returns it.
+    func takeHandout(of serial: UInt64) -> Handout? {
+        guard let index = handouts.lastIndex(where: { $0.serial == serial }) else { return nil }
+        return handouts.remove(at: index)
+    }
+
+    /// Flags `frame` as handed out and records who took it first: `taker`, or another thread (nil).
+    func recordHandout(of frame: Int, to taker: DefinitionKey?, between: [DefinitionKey]) {
+        guard !frames[frame].flags.contains(.handedOut) else { return }
+        frames[frame].flags.insert(.handedOut)
+        handouts.append(Handout(serial: frames[frame].serial, taker: taker, between: between))
     }
 
     /// Warns when the in-flight instance of `frame` handed out to a read of `key` is a value, which
@@ -403,6 +436,9 @@ extension Resolver {
             }
         } else {
             frame.object?.release()
+        }
+        if frame.flags.contains(.handedOut) {
+            _ = takeHandout(of: frame.serial)
         }
         if index == lowestHandedOut {
             handedOutFrameLeft()

@@ -42,9 +42,9 @@ extension Resolver {
             if !waited { takeInbox() }
             return .instance(object)
         case .initializerCycle(let chain):
-            Failure.initializerCycle(chain.map(\.key) + threadChain(to: key))
+            Failure.initializerCycle(chain.definitions + threadChain(to: key))
         case .heldBelow(let chain):
-            Failure.graphsWaitOnOneThread(threadChain(to: key), held: chain.map(\.key))
+            Failure.graphsWaitOnOneThread(threadChain(to: key), held: chain.definitions)
         case .build(let slot):
             if key.isMethodWithParameters { Failure.singletonMethodWithParameters(key, scope: scope) }
             return .build(DefinitionHandle(resolver: self, frame: startBuilding(slot, key, scope: scope)))
@@ -57,7 +57,7 @@ extension Resolver {
     func claimant(for key: DefinitionKey) -> SingletonStore.Claimant {
         SingletonStore.Claimant(
             frame: FrameReference(thread: thread, resolver: number, frame: frameCount, serial: serial &+ 1),
-            chain: { self.threadChain(to: key).map(StoredKey.init) }
+            chain: { self.buildChain(to: key) }
         )
     }
 
@@ -71,7 +71,8 @@ extension Resolver {
         let isWatched = false
         #endif
         if isWatched { watchedStoredFrames += 1 }
-        building.append((slot, activeStore!, isWatched))
+        // The claim made the slot's chain on this thread, which alone changes it until it ends.
+        building.append((slot, activeStore!, isWatched, slot.chain!))
         return step
     }
 
@@ -111,8 +112,11 @@ extension Resolver {
         }
         let isBeingWired =
             builder.frame < owner.frameCount && owner.frames[builder.frame].serial == builder.serial
-        if isBeingWired && builder.frame < owner.lowestHandedOut {
-            owner.lowestHandedOut = builder.frame
+        if isBeingWired {
+            owner.handOut(
+                builder.frame,
+                chain: owner === self ? nil : owner.threadChain(from: builder.frame, through: self)
+            )
         }
         if isBeingWired, let box = object as? AnyValueBox, Assemblies.identity(of: box.anyValue) == nil {
             warnValueHandedOut(owner.threadChain(from: builder.frame, through: self) + [key], type: key.type)
@@ -124,7 +128,7 @@ extension Resolver {
     /// Records the instance a stored definition's body registered, for the other graphs of this
     /// thread that read it before it is finished.
     func registerInSlot(_ object: AnyObject, frame: Int) {
-        guard let (slot, store, _) = building.last(where: { $0.slot.builder?.frame == frame }) else { return }
+        guard let (slot, store, _, _) = building.last(where: { $0.slot.builder?.frame == frame }) else { return }
         store.register(object, in: slot)
     }
 
@@ -200,6 +204,7 @@ extension Resolver {
             }
             owner.foreignHandouts.append(frame)
             if frame.frame < owner.lowestHandedOut { owner.lowestHandedOut = frame.frame }
+            owner.recordHandout(of: frame.frame, to: nil, between: [])
         }
     }
 
@@ -208,7 +213,7 @@ extension Resolver {
         guard WaitRegistry.beginAwaitingFrames(of: thread) else { return }
         // Threads waiting for what this thread owns look for a cycle again, now that it waits too.
         for resolver in chain {
-            for (slot, store, _) in resolver.building { store.wakeWaiters(of: slot) }
+            for (slot, store, _, _) in resolver.building { store.wakeWaiters(of: slot) }
             for item in resolver.pending + resolver.heldForSteps { item.store.wakeWaiters(of: item.slot) }
         }
         for item in items { item.store.wakeWaiters(of: item.slot) }
@@ -233,6 +238,27 @@ extension Resolver {
     }
 
     // MARK: Chains
+
+    /// The chain a slot claimed for `key` keeps: the chain of the innermost slot this thread is
+    /// building, then the definitions read since, then `key` — the frames since the last claim, not
+    /// the whole depth.
+    func buildChain(to key: DefinitionKey) -> BuildChain {
+        var keys = [StoredKey(key)]  // innermost first until the end
+        var previous: BuildChain?
+        for resolver in chain {
+            let slotFrame = resolver.building.last.map { $0.slot.builder!.frame } ?? -1
+            var frame = resolver.frameCount - 1
+            while frame > slotFrame {
+                keys.append(StoredKey(resolver.frames[frame].key))
+                frame -= 1
+            }
+            if let last = resolver.building.last {
+                previous = last.chain
+                break
+            }
+        }
+        return BuildChain(keys.reversed(), after: previous)
+    }
 
     /// The definitions being built on this thread, outermost first, then `key`.
     func threadChain(to key: DefinitionKey) -> [DefinitionKey] {

@@ -163,6 +163,16 @@ final class Resolver {
         var hasInstance: Bool { object != nil }
     }
 
+    /// The first read that took a frame's in-flight instance (see ``handouts``).
+    struct Handout {
+        /// The serial of the frame whose instance was taken.
+        let serial: UInt64
+        /// The definition whose body took it, or nil when another thread took it.
+        let taker: DefinitionKey?
+        /// The definitions between the frame's and the taker (a longer cycle).
+        let between: [DefinitionKey]
+    }
+
     /// Entries whose keys carry argument values, each with the key that keeps its values alive
     /// until the graph closes; then the table's keys drop them, so that it keeps no argument alive.
     @exclusivity(unchecked) var argumentEntries: [(index: Int32, key: StoredKey)] = []
@@ -188,7 +198,8 @@ final class Resolver {
     /// Where this graph finds and keeps singletons: its family's store, or an override context's.
     @exclusivity(unchecked) unowned(unsafe) var activeStore: SingletonStore?
     /// The slots this resolver's frames are building, innermost last.
-    @exclusivity(unchecked) var building: [(slot: SingletonSlot, store: SingletonStore, isWatched: Bool)] = []
+    @exclusivity(unchecked) var building:
+        [(slot: SingletonSlot, store: SingletonStore, isWatched: Bool, chain: BuildChain)] = []
     /// How many of them belong to a family that checks captive dependencies: while there is one,
     /// each object-graph read leaves the fast path for ``enter(_:scope:)``, which checks it (see
     /// ``checkCaptive(_:scope:)``).
@@ -210,6 +221,10 @@ final class Resolver {
     /// a cycle), or `Int.max`. A stored instance finished above such a frame may point at that
     /// unfinished instance, so it waits (see ``pending``) until the frame has finished.
     @exclusivity(unchecked) var lowestHandedOut = Int.max
+    /// Who took the in-flight instance of each frame flagged ``FrameFlags/handedOut``, recorded the
+    /// first time it was handed out, innermost last: a body that throws after its own instance was
+    /// taken names the definition that took it (see ``undo(_:)``).
+    @exclusivity(unchecked) var handouts: [Handout] = []
     /// Stored instances finished on this thread that wait for ``lowestHandedOut`` to finish.
     @exclusivity(unchecked) var pending: [Pending] = []
     /// Stored instances finished while the graph has `afterAllInjections` steps to run, waiting for

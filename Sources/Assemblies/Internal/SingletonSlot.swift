@@ -35,7 +35,7 @@ final class SingletonSlot: @unchecked Sendable {
     weak var weakObject: AnyObject?
     /// While building: the definitions from the building thread's outermost read to this one, for
     /// the message of a thread that waits for it too long.
-    var chain: [StoredKey] = []
+    var chain: BuildChain?
     /// Threads waiting for it, and tasks (see ``ResolverThread/isTask``).
     var waitingThreads: [ResolverThread] = []
     /// Tasks waiting for it, suspended: resumed when it is published, given up or changes hands.

@@ -33,11 +33,11 @@ final class SingletonStore: @unchecked Sendable {
         case taken(AnyObject, from: FrameReference)
         /// Another thread builds it, waits for this one, and has not registered an instance yet:
         /// a cycle through initializers across threads. `chain` is the building thread's.
-        case initializerCycle(chain: [StoredKey])
+        case initializerCycle(chain: BuildChain)
         /// The graph of a task or thread that runs this read — below it, on this very thread —
         /// builds it or holds it back, and the read runs in a graph of another thread or task (see
         /// ``ResolverThread/isBelow(_:)``): waiting would never end. `chain` is the builder's.
-        case heldBelow(chain: [StoredKey])
+        case heldBelow(chain: BuildChain)
         /// Another thread or task builds it, or holds it back: a task waits for it with
         /// ``wait(for:by:readingFrom:cancellable:)`` (see ``claimWithoutWaiting(_:scope:for:)``).
         case busy(SingletonSlot)
@@ -54,7 +54,7 @@ final class SingletonStore: @unchecked Sendable {
         /// ``ResolverThread/isPinned``): it claims again, and waits without being cancelled.
         case cancelledWhilePinned
         /// Its owner waits, directly or not, for the waiting task: `chain` is the owner's.
-        case cycle(chain: [StoredKey])
+        case cycle(chain: [DefinitionKey])
     }
 
     /// A task waiting for a slot: resumed, outside the lock, when the slot changes.
@@ -74,7 +74,7 @@ final class SingletonStore: @unchecked Sendable {
     struct Claimant {
         let frame: FrameReference
         /// The definitions from the thread's outermost read to the one being read.
-        let chain: () -> [StoredKey]
+        let chain: () -> BuildChain
         var thread: ResolverThread { frame.thread }
     }
 
@@ -137,7 +137,7 @@ final class SingletonStore: @unchecked Sendable {
             case .building where slot.owner === claimant.thread:
                 return .inFlight(slot.inFlight, builder: slot.builder!)
             case .building, .pending:
-                if slot.owner!.isBelow(claimant.thread) { return .heldBelow(chain: slot.chain) }
+                if slot.owner!.isBelow(claimant.thread) { return .heldBelow(chain: slot.chain!) }
                 // Checked each time round: the owner, or what it waits for, may have changed.
                 guard WaitRegistry.beginWait(claimant.thread, for: slot, ownedBy: slot.owner!) else {
                     return take(slot, by: claimant.thread)
@@ -153,7 +153,7 @@ final class SingletonStore: @unchecked Sendable {
                 started = started ?? now
                 if !hasWarned && elapsed >= delay {
                     hasWarned = true
-                    let (holder, chain) = (slot.owner, slot.chain)
+                    let (holder, chain) = (slot.owner, slot.chain!)
                     // Printed outside the lock (the message describes keys' argument values); this
                     // thread stays registered as waiting meanwhile.
                     lock.unlock()
@@ -243,7 +243,9 @@ final class SingletonStore: @unchecked Sendable {
             else { return .changed }
             if waiter.isCancelled { return .cancelled }
             guard WaitRegistry.beginWait(waiter.thread, for: slot, ownedBy: owner) else {
-                return .cycle(chain: slot.chain)
+                // The owner's chain, and the singleton it waits for in turn.
+                let awaited = WaitRegistry.slotAwaited(by: owner).map { [$0.key] } ?? []
+                return .cycle(chain: slot.chain!.definitions + awaited)
             }
             slot.waitingThreads.append(waiter.thread)
             waiter.continuation = continuation
@@ -266,7 +268,7 @@ final class SingletonStore: @unchecked Sendable {
         return Task.detached {
             try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
             guard !Task.isCancelled else { return }
-            let waitedFor: (holder: ResolverThread?, key: StoredKey, chain: [StoredKey])? = self.lock.withLock {
+            let waitedFor: (holder: ResolverThread?, key: StoredKey, chain: BuildChain?)? = self.lock.withLock {
                 guard waiter.continuation != nil else { return nil }
                 return (slot.owner, slot.storedKey, slot.chain)
             }
@@ -278,7 +280,7 @@ final class SingletonStore: @unchecked Sendable {
                     seconds: delay,
                     key: waitedFor.key,
                     holder: waitedFor.holder,
-                    holderChain: waitedFor.chain,
+                    holderChain: waitedFor.chain?.all ?? [waitedFor.key],
                     chain: chain
                 )
             )
@@ -348,7 +350,7 @@ final class SingletonStore: @unchecked Sendable {
             return .taken(object, from: dependency)
         }
         guard let object = slot.inFlight, let builder = slot.builder else {
-            return .initializerCycle(chain: slot.chain)
+            return .initializerCycle(chain: slot.chain!)
         }
         WaitRegistry.take(builder, by: thread)
         return .taken(object, from: builder)
@@ -425,7 +427,7 @@ final class SingletonStore: @unchecked Sendable {
 
     /// What a slot held while it was built, moved out so that it is released after the lock.
     private typealias EndedBuild = (
-        inFlight: AnyObject?, chain: [StoredKey], taskWaiters: [UnsafeContinuation<WaitOutcome, Never>]
+        inFlight: AnyObject?, chain: BuildChain?, taskWaiters: [UnsafeContinuation<WaitOutcome, Never>]
     )
 
     /// Ends the build of `slot`, published or given up: no thread owns, holds or builds it any more,
@@ -433,7 +435,7 @@ final class SingletonStore: @unchecked Sendable {
     private func endBuilding(_ slot: SingletonSlot) -> EndedBuild {
         let ended = (slot.inFlight, slot.chain, takeTaskWaiters(of: slot))
         slot.inFlight = nil
-        slot.chain = []
+        slot.chain = nil
         slot.owner = nil
         slot.holder = nil
         slot.builder = nil
@@ -471,13 +473,13 @@ final class SingletonStore: @unchecked Sendable {
         waiter: Claimant,
         seconds: Double,
         holder: ResolverThread?,
-        chain: [StoredKey]
+        chain: BuildChain
     ) -> String {
         let holderDescription = holder.map(\.description) ?? "another thread"
         return """
             \(waiter.thread.description) has waited \(seconds) s for the singleton \(key.description), \
-            which \(holderDescription) is building or is about to publish: \(Failure.describe(chain.map(\.key))). \
-            This thread reads it from \(Failure.describe(waiter.chain().map(\.key))). If code running in that \
+            which \(holderDescription) is building or is about to publish: \(Failure.describe(chain.definitions)). \
+            This thread reads it from \(Failure.describe(waiter.chain().definitions)). If code running in that \
             chain waits for this thread (a DispatchQueue.sync, a semaphore, a lock), neither can go \
             on. To fix this, don't wait for other threads in definition bodies and hooks; build what \
             they wait for before the singleton, or eagerly with activate(). Still waiting.

@@ -61,6 +61,15 @@ enum WaitRegistry {
         return false
     }
 
+    /// The key of the slot `thread` waits for, if it waits for one: the end of its chain in the
+    /// message of a cycle of waits. Takes the registry's lock, so a store's lock may be held.
+    static func slotAwaited(by thread: ResolverThread) -> StoredKey? {
+        lock.withLock {
+            guard case .slot(let slot, _)? = thread.waitingFor else { return nil }
+            return slot.storedKey
+        }
+    }
+
     /// Records that `thread` no longer waits. Returns whether it is pinned: from then on until it
     /// waits again, that can't change.
     @discardableResult
