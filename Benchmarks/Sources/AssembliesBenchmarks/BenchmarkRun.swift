@@ -35,7 +35,8 @@ struct BenchmarkRun {
 
     /// The names `--only` accepts.
     static let groups = [
-        "chain", "diamond", "graph", "observed", "singleton", "cycle", "async", "threads", "elsewhere", "scaling",
+        "chain", "diamond", "graph", "observed", "singleton", "cycle", "async", "threads", "elsewhere", "nested",
+        "scaling",
         "cold",
     ]
 
@@ -87,6 +88,10 @@ struct BenchmarkRun {
         if includes("elsewhere") {
             table.addSeparator()
             runElsewhere()
+        }
+        if includes("nested") {
+            table.addSeparator()
+            runNested()
         }
         if includes("scaling") {
             table.addSeparator()
@@ -306,6 +311,37 @@ struct BenchmarkRun {
                 ])
             }
         }
+    }
+
+    // MARK: Nested singletons
+
+    /// 10,000 async singletons claimed inside each other against the same chain in object-graph
+    /// scope, per level: at most 2×. Each operation builds the whole chain, so the rounds are few.
+    private mutating func runNested() {
+        progress("nested singletons (\(NestedSingletons.depth)): measuring")
+        let nestedPlan = MeasurementPlan(
+            sampleNanoseconds: 0,
+            rounds: isQuick ? 3 : 30,
+            threadSampleNanoseconds: 0,
+            threadRounds: 0
+        )
+        let samples = measureInterleaved(NestedSingletons.subjects(), plan: nestedPlan).map { rounds in
+            rounds.map { $0 / Double(NestedSingletons.depth) }
+        }
+        let ratio = roundRatios(samples[1], samples[0]).median
+        let limit = 2.0
+        targets.append(
+            ("nested singletons", "÷ object graph \(Format.ratio(ratio)) ≤ \(Format.ratio(limit))", ratio <= limit)
+        )
+        table.add([
+            "10,000 nested async, object graph, per level", "—",
+            Format.number(Summary(samples[0]).median), "—", "—", "—", "—", "—", "—", "—", "—", "—",
+        ])
+        table.add([
+            "  … singletons, per level", "—", Format.number(Summary(samples[1]).median), "—", "—",
+            "\(Format.ratio(ratio)) of object graph, ≤ \(Format.ratio(limit)) \(Format.check(ratio <= limit))",
+            "—", "—", "—", "—", "—", "—",
+        ])
     }
 
     // MARK: Cold start

@@ -264,33 +264,48 @@ extension Resolver {
     /// body of the innermost definition — of this resolver, or of `chain`, the definitions from
     /// `frame`'s to the reader's when the reader is a graph opened above this one on the thread:
     /// what is finished above the frame waits for it (see ``lowestHandedOut``), and the first taker
-    /// is kept for a body that throws afterwards (see ``handouts``).
+    /// is kept for a body that throws afterwards (see ``handout``).
     func handOut(_ frame: Int, chain: [DefinitionKey]? = nil) {
         if frame < lowestHandedOut { lowestHandedOut = frame }
         guard !frames[frame].flags.contains(.handedOut) else { return }
         if let chain {
-            recordHandout(of: frame, to: chain.last, between: Array(chain.dropFirst().dropLast()))
+            recordHandout(
+                of: frame,
+                to: chain.last,
+                between: chain.count > 2 ? Array(chain.dropFirst().dropLast()) : nil
+            )
         } else {
             let top = frameCount - 1
             recordHandout(
                 of: frame,
                 to: frames[top].key,
-                between: frame + 1 < top ? (frame + 1..<top).map { frames[$0].key } : []
+                between: frame + 1 < top ? (frame + 1..<top).map { frames[$0].key } : nil
             )
         }
     }
 
     /// Removes the record of who took the instance of the frame numbered `serial`, and returns it.
-    func takeHandout(of serial: UInt64) -> Handout? {
-        guard let index = handouts.lastIndex(where: { $0.serial == serial }) else { return nil }
-        return handouts.remove(at: index)
+    func takeHandout(of serial: UInt64, keepingPath: Bool = false) -> Handout? {
+        var found: Handout
+        if let latest = handout, latest.serial == serial {
+            handout = earlierHandouts.isEmpty ? nil : earlierHandouts.removeLast()
+            found = latest
+        } else {
+            guard let index = earlierHandouts.lastIndex(where: { $0.serial == serial }) else { return nil }
+            found = earlierHandouts.remove(at: index)
+        }
+        if found.isLonger && !keepingPath { handoutPaths[serial] = nil }
+        return found
     }
 
     /// Flags `frame` as handed out and records who took it first: `taker`, or another thread (nil).
-    func recordHandout(of frame: Int, to taker: DefinitionKey?, between: [DefinitionKey]) {
+    func recordHandout(of frame: Int, to taker: DefinitionKey?, between: [DefinitionKey]?) {
         guard !frames[frame].flags.contains(.handedOut) else { return }
         frames[frame].flags.insert(.handedOut)
-        handouts.append(Handout(serial: frames[frame].serial, taker: taker, between: between))
+        let serial = frames[frame].serial
+        if let latest = handout { earlierHandouts.append(latest) }
+        handout = Handout(serial: serial, taker: taker, isLonger: between != nil)
+        if let between { handoutPaths[serial] = between }
     }
 
     /// Warns when the in-flight instance of `frame` handed out to a read of `key` is a value, which

@@ -33,7 +33,7 @@ extension Resolver {
         /// Its read installed this resolver as the thread's current one: leaving it puts back the
         /// resolver it replaced (see ``install(over:)``).
         static let uninstalls = FrameFlags(rawValue: 1 << 4)
-        /// Its in-flight instance was handed out while it was being wired (see ``handouts``).
+        /// Its in-flight instance was handed out while it was being wired (see ``handout``).
         static let handedOut = FrameFlags(rawValue: 1 << 5)
     }
 

@@ -204,7 +204,7 @@ extension Resolver {
             }
             owner.foreignHandouts.append(frame)
             if frame.frame < owner.lowestHandedOut { owner.lowestHandedOut = frame.frame }
-            owner.recordHandout(of: frame.frame, to: nil, between: [])
+            owner.recordHandout(of: frame.frame, to: nil, between: nil)
         }
     }
 

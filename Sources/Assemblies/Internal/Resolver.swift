@@ -163,14 +163,14 @@ final class Resolver {
         var hasInstance: Bool { object != nil }
     }
 
-    /// The first read that took a frame's in-flight instance (see ``handouts``).
+    /// The first read that took a frame's in-flight instance (see ``handout``).
     struct Handout {
         /// The serial of the frame whose instance was taken.
         let serial: UInt64
         /// The definition whose body took it, or nil when another thread took it.
         let taker: DefinitionKey?
-        /// The definitions between the frame's and the taker (a longer cycle).
-        let between: [DefinitionKey]
+        /// Whether definitions came between the frame's and the taker's (see ``handoutPaths``).
+        let isLonger: Bool
     }
 
     /// Entries whose keys carry argument values, each with the key that keeps its values alive
@@ -222,9 +222,15 @@ final class Resolver {
     /// unfinished instance, so it waits (see ``pending``) until the frame has finished.
     @exclusivity(unchecked) var lowestHandedOut = Int.max
     /// Who took the in-flight instance of each frame flagged ``FrameFlags/handedOut``, recorded the
-    /// first time it was handed out, innermost last: a body that throws after its own instance was
-    /// taken names the definition that took it (see ``undo(_:)``).
-    @exclusivity(unchecked) var handouts: [Handout] = []
+    /// first time it was handed out: a body that throws after its own instance was taken names the
+    /// definition that took it (see ``undo(_:)``). The latest record is kept apart from the others,
+    /// so that the common case, one cycle at a time, costs no array.
+    @exclusivity(unchecked) var handout: Handout?
+    /// The records before ``handout``, in the order they were made.
+    @exclusivity(unchecked) var earlierHandouts: [Handout] = []
+    /// The definitions between a handed-out frame's and its taker, in longer cycles, by the frame's
+    /// serial: apart from ``handout``, so that a record is trivial to copy.
+    @exclusivity(unchecked) var handoutPaths: [UInt64: [DefinitionKey]] = [:]
     /// Stored instances finished on this thread that wait for ``lowestHandedOut`` to finish.
     @exclusivity(unchecked) var pending: [Pending] = []
     /// Stored instances finished while the graph has `afterAllInjections` steps to run, waiting for
