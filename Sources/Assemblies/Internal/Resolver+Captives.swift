@@ -10,9 +10,7 @@ extension Resolver {
         guard intentionalCaptiveFrame != frameCount, let family = activeFamily else { return }
         let keeperScope: Scope
         let chain: [DefinitionName]
-        if let last = building.last, let builder = last.slot.builder, builder.resolver == number,
-            builder.frame == frameCount
-        {
+        if let last = building.last, last.frame == frameCount {
             // A hook of a stored definition whose body has returned (its frame is gone): it keeps
             // what its hooks read.
             keeperScope = last.slot.scope
@@ -22,7 +20,7 @@ extension Resolver {
             var keeper = frameCount - 1
             while keeper >= 0 && frames[keeper].scope == .prototype { keeper -= 1 }
             guard keeper >= 0, frames[keeper].scope != .objectGraph,
-                let scope = building.last(where: { $0.slot.builder?.frame == keeper })?.slot.scope
+                let scope = building.last(where: { $0.frame == keeper })?.slot.scope
             else { return }
             keeperScope = scope
             chain = (keeper..<frameCount).map { DefinitionName(frames[$0].key) } + [DefinitionName(key)]

@@ -30,19 +30,19 @@ extension Resolver {
         if frame.pointee.flags.contains(.hasHooks) {
             hooks.removeAll { $0.serial == serial }
         }
-        var abandoned: (slot: SingletonSlot, store: SingletonStore, isWatched: Bool, chain: BuildChain)?
+        var abandoned: SlotBuild?
         if frame.pointee.entry >= 0 {
             let entry = entries + Int(frame.pointee.entry)
             entry.pointee.generation = 0
             entry.pointee.object = nil
-        } else if frame.pointee.scope != .prototype, let last = building.last, last.slot.builder?.serial == serial {
+        } else if frame.pointee.scope != .prototype, let last = building.last, last.serial == serial {
             abandoned = building.removeLast()
             if abandoned?.isWatched == true { watchedStoredFrames -= 1 }
         }
         frameCount = index
         // Released last: a registered instance's deinit may read the family again.
         let registered = frame.pointee.object
-        if let (slot, store, _, _) = abandoned { store.abandon(slot) }
+        if let abandoned { abandoned.store.abandon(abandoned.slot) }
         registered?.release()
     }
 

@@ -45,9 +45,9 @@ extension Resolver {
             Failure.initializerCycle(chain.definitions + threadChain(to: key))
         case .heldBelow(let chain):
             Failure.graphsWaitOnOneThread(threadChain(to: key), held: chain.definitions)
-        case .build(let slot):
+        case .build(let slot, let chain):
             if key.isMethodWithParameters { Failure.singletonMethodWithParameters(key, scope: scope) }
-            return .build(DefinitionHandle(resolver: self, frame: startBuilding(slot, key, scope: scope)))
+            return .build(DefinitionHandle(resolver: self, frame: startBuilding(slot, key, scope: scope, chain: chain)))
         case .busy(let slot):
             return .wait(slot, store)
         }
@@ -62,7 +62,7 @@ extension Resolver {
     }
 
     /// Pushes the frame that builds `slot`; returns its index.
-    func startBuilding(_ slot: SingletonSlot, _ key: DefinitionKey, scope: Scope) -> Int {
+    func startBuilding(_ slot: SingletonSlot, _ key: DefinitionKey, scope: Scope, chain: BuildChain) -> Int {
         let step = push(key, entry: -1, scope: scope.kind)
         frames[step].flags.insert(.buildsSlot)
         #if DEBUG
@@ -71,8 +71,16 @@ extension Resolver {
         let isWatched = false
         #endif
         if isWatched { watchedStoredFrames += 1 }
-        // The claim made the slot's chain on this thread, which alone changes it until it ends.
-        building.append((slot, activeStore!, isWatched, slot.chain!))
+        building.append(
+            SlotBuild(
+                slot: slot,
+                store: activeStore!,
+                isWatched: isWatched,
+                chain: chain,
+                frame: step,
+                serial: frames[step].serial
+            )
+        )
         return step
     }
 
@@ -128,8 +136,8 @@ extension Resolver {
     /// Records the instance a stored definition's body registered, for the other graphs of this
     /// thread that read it before it is finished.
     func registerInSlot(_ object: AnyObject, frame: Int) {
-        guard let (slot, store, _, _) = building.last(where: { $0.slot.builder?.frame == frame }) else { return }
-        store.register(object, in: slot)
+        guard let build = building.last(where: { $0.frame == frame }) else { return }
+        build.store.register(object, in: build.slot)
     }
 
     // MARK: Publishing
@@ -213,7 +221,7 @@ extension Resolver {
         guard WaitRegistry.beginAwaitingFrames(of: thread) else { return }
         // Threads waiting for what this thread owns look for a cycle again, now that it waits too.
         for resolver in chain {
-            for (slot, store, _, _) in resolver.building { store.wakeWaiters(of: slot) }
+            for build in resolver.building { build.store.wakeWaiters(of: build.slot) }
             for item in resolver.pending + resolver.heldForSteps { item.store.wakeWaiters(of: item.slot) }
         }
         for item in items { item.store.wakeWaiters(of: item.slot) }
@@ -246,7 +254,7 @@ extension Resolver {
         var keys = [StoredKey(key)]  // innermost first until the end
         var previous: BuildChain?
         for resolver in chain {
-            let slotFrame = resolver.building.last.map { $0.slot.builder!.frame } ?? -1
+            let slotFrame = resolver.building.last?.frame ?? -1
             var frame = resolver.frameCount - 1
             while frame > slotFrame {
                 keys.append(StoredKey(resolver.frames[frame].key))

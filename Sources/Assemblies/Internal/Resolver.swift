@@ -163,6 +163,20 @@ final class Resolver {
         var hasInstance: Bool { object != nil }
     }
 
+    /// A slot that a frame of this resolver builds: what the thread knows of it without the store's
+    /// lock.
+    struct SlotBuild {
+        let slot: SingletonSlot
+        let store: SingletonStore
+        /// Whether its family checks captive dependencies (see ``watchedStoredFrames``).
+        let isWatched: Bool
+        /// The chain the claim made, which the slots claimed above it extend.
+        let chain: BuildChain
+        /// The frame that builds it, and that frame's serial.
+        let frame: Int
+        let serial: UInt64
+    }
+
     /// The first read that took a frame's in-flight instance (see ``handout``).
     struct Handout {
         /// The serial of the frame whose instance was taken.
@@ -198,8 +212,7 @@ final class Resolver {
     /// Where this graph finds and keeps singletons: its family's store, or an override context's.
     @exclusivity(unchecked) unowned(unsafe) var activeStore: SingletonStore?
     /// The slots this resolver's frames are building, innermost last.
-    @exclusivity(unchecked) var building:
-        [(slot: SingletonSlot, store: SingletonStore, isWatched: Bool, chain: BuildChain)] = []
+    @exclusivity(unchecked) var building: [SlotBuild] = []
     /// How many of them belong to a family that checks captive dependencies: while there is one,
     /// each object-graph read leaves the fast path for ``enter(_:scope:)``, which checks it (see
     /// ``checkCaptive(_:scope:)``).

@@ -1,56 +1,382 @@
-/// One stored definition's place in a ``SingletonStore``: its instance, or how far it has got.
+/// One stored definition's place in a ``SingletonStore`` — a singleton, a weak singleton or an
+/// instance of a resettable scope — as a state machine.
 ///
-/// A slot is *building* while a body on some thread builds it, *pending* once the body has
-/// returned but the instance may still point at an instance being wired further down that thread
-/// (see ``Resolver/settle(_:)``), and *published* once it is whole: from then
-/// on it is never replaced. Every mutable field is only touched while the store's lock is held.
-@usableFromInline
+/// ```
+///          claim              hold: the body returned, but read an instance
+///  (none) ───────▶ building ─────────────────────────────────────────────▶ held ──┐ hold again:
+///                   │  │ ▲          still being wired below it                 │ ▲─┘ what it waits
+///                   │  │ │                                                     │     for changed hands
+///                   │  │ └──── claim: a weak singleton's instance was released │
+///                   │  │                                                       │
+///                   │  └──── publish ─────────▶ published ◀──── publish ───────┤
+///                   │                                                          │
+///                   └──── abandon: the body threw, or its graph did ─▶ gone ◀──┘
+///                         (publish too, when reset dropped it meanwhile)
+/// ```
+///
+/// Each case carries exactly what is valid in it. Every event is a method that changes the state
+/// and returns what the caller must do — build, hand out, wait, wake these waiters, release these
+/// objects — and does nothing else: no user code, no blocking, no lock of its own. The store calls
+/// them with its lock held, and does what they return (resuming tasks, releasing objects,
+/// broadcasting to threads, telling ``WaitRegistry``) after or around it; the tests drive them
+/// without threads.
 final class SingletonSlot: @unchecked Sendable {
-    // @unchecked: the mutable fields are guarded by the owning store's lock.
-
-    enum State {
-        case building, pending, published
-    }
+    // @unchecked: `state` is only touched while the owning store's lock is held.
 
     /// The key, with the argument values it names.
     let storedKey: StoredKey
     var key: DefinitionKey { storedKey.key }
     let scope: Scope
-    var state = State.building
-    /// While building: the thread building it. While pending: the thread whose frame it waits for,
-    /// which may take it (no other thread may). Nil once published.
-    var owner: ResolverThread?
-    /// The thread that built it, until it is published: it keeps a pending slot, and re-settles it
-    /// when what it waits for has finished.
-    var holder: ResolverThread?
-    /// While building: the frame that builds it.
-    var builder: FrameReference?
-    /// While pending: the frame it waits for.
-    var dependency: FrameReference?
-    /// While building: the instance the body registered with `*~>`, boxed like a stored instance.
-    var inFlight: AnyObject?
-    /// The finished instance, while pending, and once published (except a weak singleton's).
-    var object: AnyObject?
-    /// A published weak singleton's instance.
-    weak var weakObject: AnyObject?
-    /// While building: the definitions from the building thread's outermost read to this one, for
-    /// the message of a thread that waits for it too long.
-    var chain: BuildChain?
-    /// Threads waiting for it, and tasks (see ``ResolverThread/isTask``).
-    var waitingThreads: [ResolverThread] = []
-    /// Tasks waiting for it, suspended: resumed when it is published, given up or changes hands.
-    var taskWaiters: [SingletonStore.TaskWaiter] = []
-    /// Whether ``Assembly/reset(_:)`` dropped it while it was being built: once finished, it is
-    /// disposed of instead of published.
-    var isDropped = false
+    private(set) var state: State
+
+    enum State {
+        /// The graph of `owner` — a thread, or a task — builds it, in the frame `builder`.
+        case building(Build)
+        /// Its body has returned, but its instance may point at an instance that a frame is still
+        /// wiring, which it waits for: only that frame's thread may take it meanwhile.
+        case held(Held)
+        /// Whole: every reader gets it, and it is never replaced.
+        case published(AnyObject)
+        /// A weak singleton, whole, while something else keeps it alive.
+        case publishedWeakly(WeakReference<AnyObject>)
+        /// Given up, or dropped by a reset: out of the store, and the next read makes a new slot.
+        case gone
+    }
+
+    struct Build {
+        /// The thread or task that builds it.
+        let owner: ResolverThread
+        /// The frame whose body builds it.
+        let builder: FrameReference
+        /// The definitions from the owner's outermost read to this one, for messages.
+        let chain: BuildChain
+        /// The instance the body registered with `*~>`, boxed like a stored instance.
+        var registered: AnyObject?
+        var waiters: [Waiter] = []
+        /// Set by ``Assembly/reset(_:)``: once finished, it is disposed of instead of published.
+        var isDropped = false
+    }
+
+    struct Held {
+        /// The finished instance.
+        let object: AnyObject
+        /// The frame still being wired that it waits for.
+        let dependency: FrameReference
+        /// The thread or task that built it: it publishes it once what it waits for has finished.
+        let holder: ResolverThread
+        let chain: BuildChain
+        var waiters: [Waiter]
+        var isDropped: Bool
+
+        /// The only thread that may take it: the one wiring what it waits for.
+        var owner: ResolverThread { dependency.thread }
+    }
+
+    /// A thread or task waiting for a slot that another one builds or holds.
+    enum Waiter {
+        /// A thread blocked on the store's condition: it stays a waiter until it stops waiting.
+        case thread(ResolverThread)
+        /// A suspended task: resumed, and no longer a waiter, as soon as the slot changes.
+        case task(SingletonStore.TaskWaiter)
+
+        var identity: ResolverThread {
+            switch self {
+            case .thread(let thread): thread
+            case .task(let waiter): waiter.thread
+            }
+        }
+    }
+
+    /// What waking a slot's waiters takes, done by the store once its lock is let go (the tasks)
+    /// or while it still holds it (the threads, through its condition, and the registry).
+    struct Wakeup {
+        /// The tasks to resume, each once.
+        var tasks: [UnsafeContinuation<SingletonStore.WaitOutcome, Never>] = []
+        /// Whether threads are blocked waiting for the slot: the store broadcasts its condition.
+        var hasThreads = false
+        /// Every waiter, threads and tasks, for ``WaitRegistry/slotChanged(_:owner:)``.
+        var waiters: [ResolverThread] = []
+    }
 
     init(key: DefinitionKey, scope: Scope) {
         storedKey = StoredKey(key)
         self.scope = scope
+        state = .gone
     }
+
+    // MARK: Reading
 
     /// The published instance, unless it is a weak singleton that has been released.
     var publishedObject: AnyObject? {
-        object ?? weakObject
+        switch state {
+        case .published(let object): object
+        case .publishedWeakly(let reference): reference.object
+        case .building, .held, .gone: nil
+        }
+    }
+
+    /// Whether its body has returned: published (and not released), or held.
+    var hasFinished: Bool {
+        switch state {
+        case .published, .held: true
+        case .publishedWeakly(let reference): reference.object != nil
+        case .building, .gone: false
+        }
+    }
+
+    /// The thread or task that builds it or that it waits for, while it is not whole.
+    var owner: ResolverThread? {
+        switch state {
+        case .building(let build): build.owner
+        case .held(let held): held.owner
+        case .published, .publishedWeakly, .gone: nil
+        }
+    }
+
+    /// The chain it was claimed through, while it is not whole.
+    var chain: BuildChain? {
+        switch state {
+        case .building(let build): build.chain
+        case .held(let held): held.chain
+        case .published, .publishedWeakly, .gone: nil
+        }
+    }
+
+    /// The threads and tasks waiting for it.
+    var waiters: [Waiter] {
+        switch state {
+        case .building(let build): build.waiters
+        case .held(let held): held.waiters
+        case .published, .publishedWeakly, .gone: []
+        }
+    }
+
+    // MARK: Claiming
+
+    /// What a claim decides without waiting.
+    enum Claimed {
+        /// A published instance, or one held for the claimant.
+        case instance(AnyObject)
+        /// The claimant builds it: the slot is now building for it.
+        case build
+        /// The claimant's own graph builds it: its registered instance (nil before `*~>`).
+        case inFlight(AnyObject?, builder: FrameReference)
+        /// Another thread or task builds or holds it, and runs below the claimant on this very
+        /// thread (see ``ResolverThread/isBelow(_:)``): waiting would never end.
+        case heldBelow(BuildChain)
+        /// Another thread or task builds or holds it: wait, or take it to break a cycle of waits.
+        case busy(owner: ResolverThread)
+    }
+
+    /// A read of the slot by `thread`, which would build it in `frame`, through the chain that
+    /// `chain` makes.
+    func claim(by thread: ResolverThread, in frame: FrameReference, chain: () -> BuildChain) -> Claimed {
+        switch state {
+        case .published(let object):
+            return .instance(object)
+        case .publishedWeakly(let reference):
+            if let object = reference.object { return .instance(object) }
+            // Released: a new instance is built in the same slot.
+            state = .building(Build(owner: thread, builder: frame, chain: chain()))
+            return .build
+        case .gone:
+            state = .building(Build(owner: thread, builder: frame, chain: chain()))
+            return .build
+        case .held(let held) where held.owner === thread:
+            return .instance(held.object)
+        case .building(let build) where build.owner === thread:
+            return .inFlight(build.registered, builder: build.builder)
+        case .building(let build):
+            return build.owner.isBelow(thread) ? .heldBelow(build.chain) : .busy(owner: build.owner)
+        case .held(let held):
+            return held.owner.isBelow(thread) ? .heldBelow(held.chain) : .busy(owner: held.owner)
+        }
+    }
+
+    /// What a thread gets that takes the slot's instance to break a cycle of waits.
+    enum Taken {
+        /// The finished instance that waits for `dependency`; `holder` built it.
+        case held(AnyObject, dependency: FrameReference, holder: ResolverThread)
+        /// The instance registered by the body in `builder`.
+        case inFlight(AnyObject, builder: FrameReference)
+        /// Nothing registered yet: a cycle through initializers, across threads.
+        case initializerCycle(BuildChain)
+    }
+
+    /// The instance a thread may take while the slot's owner waits, directly or not, for it.
+    func take() -> Taken {
+        switch state {
+        case .held(let held):
+            return .held(held.object, dependency: held.dependency, holder: held.holder)
+        case .building(let build):
+            guard let registered = build.registered else { return .initializerCycle(build.chain) }
+            return .inFlight(registered, builder: build.builder)
+        case .published, .publishedWeakly, .gone:
+            preconditionFailure("Assemblies: a finished slot was taken to break a cycle of waits")
+        }
+    }
+
+    // MARK: Waiting
+
+    /// Adds `waiter` to the slot, which another thread or task builds or holds.
+    func add(_ waiter: Waiter) {
+        modifyWaiters { $0.append(waiter) }
+    }
+
+    /// Removes the waiter that `thread` is, if it still waits: a finished slot has none.
+    func removeWaiter(_ thread: ResolverThread) {
+        guard owner != nil else { return }
+        modifyWaiters { waiters in
+            if let index = waiters.firstIndex(where: { $0.identity === thread }) { waiters.remove(at: index) }
+        }
+    }
+
+    private func modifyWaiters(_ change: (inout [Waiter]) -> Void) {
+        switch state {
+        case .building(var build):
+            state = .gone  // the payload is moved out and back, so that changing it copies nothing
+            change(&build.waiters)
+            state = .building(build)
+        case .held(var held):
+            state = .gone
+            change(&held.waiters)
+            state = .held(held)
+        case .published, .publishedWeakly, .gone:
+            preconditionFailure("Assemblies: a waiter was added to or removed from a finished slot")
+        }
+    }
+
+    // MARK: Building
+
+    /// The body registered `object` with `*~>`, for the other graphs of the owner that read the slot.
+    func register(_ object: AnyObject) {
+        guard case .building(var build) = state else {
+            preconditionFailure("Assemblies: an instance was registered in a slot that isn't being built")
+        }
+        state = .gone
+        build.registered = object
+        state = .building(build)
+    }
+
+    /// The body has returned `object`, which waits for `dependency`, a frame still being wired; or
+    /// what a held slot waits for changed hands. Returns the registered instance the slot no longer
+    /// keeps, and the waiters to wake when the only thread that may take the slot has changed.
+    func hold(_ object: AnyObject, until dependency: FrameReference) -> (released: AnyObject?, wakeup: Wakeup?) {
+        let previousOwner: ResolverThread
+        let next: Held
+        var released: AnyObject?
+        switch state {
+        case .building(let build):
+            previousOwner = build.owner
+            released = build.registered
+            next = Held(
+                object: object,
+                dependency: dependency,
+                holder: build.owner,
+                chain: build.chain,
+                waiters: build.waiters,
+                isDropped: build.isDropped
+            )
+        case .held(let held):
+            previousOwner = held.owner
+            next = Held(
+                object: object,
+                dependency: dependency,
+                holder: held.holder,
+                chain: held.chain,
+                waiters: held.waiters,
+                isDropped: held.isDropped
+            )
+        case .published, .publishedWeakly, .gone:
+            preconditionFailure("Assemblies: a slot that isn't being built was held")
+        }
+        state = .held(next)
+        guard next.owner !== previousOwner else { return (released, nil) }
+        return (released, takeWakeup())
+    }
+
+    /// What ends the slot's build, published or given up: its waiters, all woken, and what it
+    /// kept, to be released once the store's lock is let go.
+    struct Ended {
+        var wakeup: Wakeup
+        var released: [AnyObject]
+        var chain: BuildChain?
+    }
+
+    /// Publishes the finished `object`. Returns, with what ended, the instance to dispose of instead
+    /// when ``drop()`` dropped the slot meanwhile: the slot is then gone.
+    func publish(_ object: AnyObject) -> (ended: Ended, dropped: AnyObject?) {
+        let isDropped: Bool
+        switch state {
+        case .building(let build): isDropped = build.isDropped
+        case .held(let held): isDropped = held.isDropped
+        case .published, .publishedWeakly, .gone:
+            preconditionFailure("Assemblies: a slot that isn't being built was published")
+        }
+        let ended = end()
+        if isDropped { return (ended, object) }
+        state = scope.kind == .weakSingleton ? .publishedWeakly(WeakReference(object)) : .published(object)
+        return (ended, nil)
+    }
+
+    /// Gives the slot up: its body threw, or its graph did before the instance was finished.
+    func abandon() -> Ended {
+        end()
+    }
+
+    /// Marks a slot being built or held as dropped by a reset; false when it is whole (the store
+    /// drops a published instance itself).
+    @discardableResult
+    func drop() -> Bool {
+        switch state {
+        case .building(var build):
+            state = .gone
+            build.isDropped = true
+            state = .building(build)
+            return true
+        case .held(var held):
+            state = .gone
+            held.isDropped = true
+            state = .held(held)
+            return true
+        case .published, .publishedWeakly, .gone:
+            return false
+        }
+    }
+
+    /// Takes the waiters to wake: every task (each resumed once, and no longer a waiter), and
+    /// whether threads wait.
+    func takeWakeup() -> Wakeup {
+        var wakeup = Wakeup()
+        var remaining: [Waiter] = []
+        for waiter in waiters {
+            wakeup.waiters.append(waiter.identity)
+            switch waiter {
+            case .thread:
+                wakeup.hasThreads = true
+                remaining.append(waiter)
+            case .task(let task):
+                if let continuation = task.continuation.take() { wakeup.tasks.append(continuation) }
+            }
+        }
+        modifyWaiters { $0 = remaining }
+        return wakeup
+    }
+
+    /// Ends the build: the slot is gone until ``publish(_:)`` makes it whole.
+    private func end() -> Ended {
+        var ended = Ended(wakeup: takeWakeup(), released: [])
+        switch state {
+        case .building(let build):
+            ended.chain = build.chain
+            if let registered = build.registered { ended.released.append(registered) }
+        case .held(let held):
+            ended.chain = held.chain
+            ended.released.append(held.object)
+        case .published, .publishedWeakly, .gone:
+            break
+        }
+        state = .gone
+        return ended
     }
 }

@@ -8,9 +8,12 @@
 /// Coordination is per key: the first thread to read a key claims its slot and builds it; a reader
 /// on another thread waits (on the store's condition) for that slot only, and only until it is
 /// published; a reader on the same thread — another graph opened inside the body — gets the
-/// instance being built (see ``claim(_:scope:for:waited:)``). The store's lock is held for a few
-/// instructions at a time and never while user code runs; what a change releases is released after
-/// the lock is let go, so that no `deinit` runs under it.
+/// instance being built (see ``claim(_:scope:for:waited:)``). Each slot's life is a state machine,
+/// ``SingletonSlot``, whose events return what to do: the store calls them under its lock and does
+/// the rest — blocking a thread on its condition, suspending a task, asking ``WaitRegistry`` about
+/// cycles of waits, waking, releasing. The lock is held for a few instructions at a time and never
+/// while user code runs; what a change releases is released after the lock is let go, so that no
+/// `deinit` runs under it.
 @usableFromInline
 final class SingletonStore: @unchecked Sendable {
     // @unchecked: `slots` and `resettables` (and every slot's fields) are only touched under `lock`.
@@ -25,7 +28,7 @@ final class SingletonStore: @unchecked Sendable {
         /// A published instance, or one finished on this thread and waiting to be published.
         case instance(AnyObject)
         /// Nobody has built it: the caller builds it in this slot, which it now owns.
-        case build(SingletonSlot)
+        case build(SingletonSlot, chain: BuildChain)
         /// A graph on this thread is building it: its registered instance (nil before `*~>`).
         case inFlight(AnyObject?, builder: FrameReference)
         /// Another thread builds it and waits, directly or not, for this one: its registered
@@ -81,7 +84,7 @@ final class SingletonStore: @unchecked Sendable {
     /// The published instance of a singleton, and the key that built it, for the per-thread caches.
     func published(_ key: DefinitionKey) -> (object: AnyObject, key: StoredKey)? {
         lock.withLock {
-            guard let slot = slots[key], slot.state == .published, let object = slot.object else { return nil }
+            guard let slot = slots[key], case .published(let object) = slot.state else { return nil }
             check(key, readingAs: .singleton, in: slot)
             return (object, slot.storedKey)
         }
@@ -90,14 +93,18 @@ final class SingletonStore: @unchecked Sendable {
     /// Whether `key` has a finished instance, for a ``Resolution``'s source: published, or held
     /// back until what it points at is finished (its body has returned); checks nothing else.
     func hasFinished(_ key: DefinitionKey) -> Bool {
-        lock.withLock {
-            guard let slot = slots[key] else { return false }
-            switch slot.state {
-            case .published: return slot.publishedObject != nil
-            case .pending: return true
-            case .building: return false
-            }
+        lock.withLock { slots[key]?.hasFinished ?? false }
+    }
+
+    /// The slot of `key`, made for `scope` if there is none yet, checked against `scope`. Lock held.
+    private func slot(_ key: DefinitionKey, scope: Scope) -> SingletonSlot {
+        if let slot = slots[key] {
+            check(key, readingAs: scope, in: slot)
+            return slot
         }
+        let slot = SingletonSlot(key: key, scope: scope)
+        slots[slot.key] = slot  // the slot keeps the key's arguments
+        return slot
     }
 
     /// Decides what a read of `key` in `scope` gets, waiting while another thread builds it.
@@ -111,7 +118,7 @@ final class SingletonStore: @unchecked Sendable {
         var waitingFor: SingletonSlot?
         defer {
             if let slot = waitingFor {
-                slot.waitingThreads.removeAll { $0 === claimant.thread }
+                slot.removeWaiter(claimant.thread)
                 WaitRegistry.endWait(claimant.thread)
             }
         }
@@ -119,53 +126,40 @@ final class SingletonStore: @unchecked Sendable {
         var started: Double?
         var hasWarned = false
         while true {
-            guard let slot = slots[key] else {
-                let slot = SingletonSlot(key: key, scope: scope)
-                startBuilding(slot, for: claimant)
-                slots[slot.key] = slot  // the slot keeps the key's arguments
-                return .build(slot)
+            let slot = slot(key, scope: scope)
+            let owner: ResolverThread
+            switch slot.claim(by: claimant.thread, in: claimant.frame, chain: claimant.chain) {
+            case .instance(let object): return .instance(object)
+            case .build: return .build(slot, chain: slot.chain!)
+            case .inFlight(let object, let builder): return .inFlight(object, builder: builder)
+            case .heldBelow(let chain): return .heldBelow(chain: chain)
+            case .busy(let busy): owner = busy
             }
-            check(key, readingAs: scope, in: slot)
-            switch slot.state {
-            case .published:
-                if let object = slot.publishedObject { return .instance(object) }
-                // A weak singleton that has been released: build a new one in its slot.
-                startBuilding(slot, for: claimant)
-                return .build(slot)
-            case .pending where slot.owner === claimant.thread:
-                return .instance(slot.object!)
-            case .building where slot.owner === claimant.thread:
-                return .inFlight(slot.inFlight, builder: slot.builder!)
-            case .building, .pending:
-                if slot.owner!.isBelow(claimant.thread) { return .heldBelow(chain: slot.chain!) }
-                // Checked each time round: the owner, or what it waits for, may have changed.
-                guard WaitRegistry.beginWait(claimant.thread, for: slot, ownedBy: slot.owner!) else {
-                    return take(slot, by: claimant.thread)
-                }
-                if waitingFor !== slot {
-                    waitingFor?.waitingThreads.removeAll { $0 === claimant.thread }
-                    slot.waitingThreads.append(claimant.thread)
-                    waitingFor = slot
-                }
-                waited = true
-                let now = Clock.seconds()
-                let elapsed = now - (started ?? now)
-                started = started ?? now
-                if !hasWarned && elapsed >= delay {
-                    hasWarned = true
-                    let (holder, chain) = (slot.owner, slot.chain!)
-                    // Printed outside the lock (the message describes keys' argument values); this
-                    // thread stays registered as waiting meanwhile.
-                    lock.unlock()
-                    WaitWarning.print(
-                        Self.waitWarning(key, waiter: claimant, seconds: delay, holder: holder, chain: chain)
-                    )
-                    lock.lock()
-                    continue
-                }
-                let interval = WaitWarning.recheckInterval
-                changed.wait(releasing: lock, seconds: hasWarned ? interval : min(interval, delay - elapsed))
+            // Checked each time round: the owner, or what it waits for, may have changed.
+            guard WaitRegistry.beginWait(claimant.thread, for: slot, ownedBy: owner) else {
+                return take(slot, by: claimant.thread)
             }
+            if waitingFor !== slot {
+                waitingFor?.removeWaiter(claimant.thread)
+                slot.add(.thread(claimant.thread))
+                waitingFor = slot
+            }
+            waited = true
+            let now = Clock.seconds()
+            let elapsed = now - (started ?? now)
+            started = started ?? now
+            if !hasWarned && elapsed >= delay {
+                hasWarned = true
+                let chain = slot.chain!
+                // Printed outside the lock (the message describes keys' argument values); this
+                // thread stays registered as waiting meanwhile.
+                lock.unlock()
+                WaitWarning.print(Self.waitWarning(key, waiter: claimant, seconds: delay, holder: owner, chain: chain))
+                lock.lock()
+                continue
+            }
+            let interval = WaitWarning.recheckInterval
+            changed.wait(releasing: lock, seconds: hasWarned ? interval : min(interval, delay - elapsed))
         }
     }
 
@@ -173,24 +167,12 @@ final class SingletonStore: @unchecked Sendable {
     /// another thread or task builds it or holds it back.
     func claimWithoutWaiting(_ key: DefinitionKey, scope: Scope, for claimant: Claimant) -> Claim {
         lock.withLock {
-            guard let slot = slots[key] else {
-                let slot = SingletonSlot(key: key, scope: scope)
-                startBuilding(slot, for: claimant)
-                slots[slot.key] = slot
-                return .build(slot)
-            }
-            check(key, readingAs: scope, in: slot)
-            switch slot.state {
-            case .published:
-                if let object = slot.publishedObject { return .instance(object) }
-                startBuilding(slot, for: claimant)
-                return .build(slot)
-            case .pending where slot.owner === claimant.thread:
-                return .instance(slot.object!)
-            case .building where slot.owner === claimant.thread:
-                return .inFlight(slot.inFlight, builder: slot.builder!)
-            case .building, .pending:
-                return .busy(slot)
+            let slot = slot(key, scope: scope)
+            switch slot.claim(by: claimant.thread, in: claimant.frame, chain: claimant.chain) {
+            case .instance(let object): return .instance(object)
+            case .build: return .build(slot, chain: slot.chain!)
+            case .inFlight(let object, let builder): return .inFlight(object, builder: builder)
+            case .heldBelow, .busy: return .busy(slot)
             }
         }
     }
@@ -219,11 +201,6 @@ final class SingletonStore: @unchecked Sendable {
         } else {
             outcome = await withUnsafeContinuation { self.suspend(waiter, on: slot, $0) }
         }
-        lock.withLock {
-            if let index = slot.waitingThreads.firstIndex(where: { $0 === thread }) {
-                slot.waitingThreads.remove(at: index)
-            }
-        }
         let isPinned = WaitRegistry.endWait(thread)
         if case .cancelled = outcome, isPinned { return .cancelledWhilePinned }
         return outcome
@@ -238,18 +215,15 @@ final class SingletonStore: @unchecked Sendable {
         _ continuation: UnsafeContinuation<WaitOutcome, Never>
     ) {
         let outcome: WaitOutcome? = lock.withLock {
-            guard slots[slot.key] === slot, slot.state != .published, let owner = slot.owner,
-                owner !== waiter.thread
-            else { return .changed }
+            guard slots[slot.key] === slot, let owner = slot.owner, owner !== waiter.thread else { return .changed }
             if waiter.isCancelled { return .cancelled }
             guard WaitRegistry.beginWait(waiter.thread, for: slot, ownedBy: owner) else {
                 // The owner's chain, and the singleton it waits for in turn.
                 let awaited = WaitRegistry.slotAwaited(by: owner).map { [$0.key] } ?? []
                 return .cycle(chain: slot.chain!.definitions + awaited)
             }
-            slot.waitingThreads.append(waiter.thread)
             waiter.continuation = continuation
-            slot.taskWaiters.append(waiter)
+            slot.add(.task(waiter))
             return nil
         }
         // Resumed outside the lock: a cancellation handler may take it while holding the task's.
@@ -292,22 +266,11 @@ final class SingletonStore: @unchecked Sendable {
     private func cancel(_ waiter: TaskWaiter, on slot: SingletonSlot) {
         let continuation: UnsafeContinuation<WaitOutcome, Never>? = lock.withLock {
             waiter.isCancelled = true
-            slot.taskWaiters.removeAll { $0 === waiter }
-            defer { waiter.continuation = nil }
-            return waiter.continuation
+            guard let continuation = waiter.continuation.take() else { return nil }
+            slot.removeWaiter(waiter.thread)
+            return continuation
         }
         continuation?.resume(returning: .cancelled)
-    }
-
-    /// Takes the tasks waiting for `slot`, to resume once the lock is let go. Lock held.
-    private func takeTaskWaiters(of slot: SingletonSlot) -> [UnsafeContinuation<WaitOutcome, Never>] {
-        guard !slot.taskWaiters.isEmpty else { return [] }
-        let waiters = slot.taskWaiters
-        slot.taskWaiters.removeAll()
-        return waiters.compactMap { waiter in
-            defer { waiter.continuation = nil }
-            return waiter.continuation
-        }
     }
 
     /// Stops when `key` reads `slot` as another type (an explicit key) or in another scope: the
@@ -321,26 +284,34 @@ final class SingletonStore: @unchecked Sendable {
 
     /// Wakes the threads and tasks waiting for `slot`, so that they look for a cycle of waits again.
     func wakeWaiters(of slot: SingletonSlot) {
-        let tasks = lock.withLock {
-            if !slot.waitingThreads.isEmpty { changed.broadcast() }
-            return takeTaskWaiters(of: slot)
+        let tasks = lock.withLock { () -> [UnsafeContinuation<WaitOutcome, Never>] in
+            guard slot.owner != nil else { return [] }
+            let wakeup = slot.takeWakeup()
+            if wakeup.hasThreads { changed.broadcast() }
+            return wakeup.tasks
         }
         // A task claims again, and finds the cycle if there is one now.
         for waiter in tasks { waiter.resume(returning: .changed) }
     }
 
-    private func startBuilding(_ slot: SingletonSlot, for claimant: Claimant) {
-        slot.state = .building
-        slot.owner = claimant.thread
-        slot.holder = claimant.thread
-        slot.builder = claimant.frame
-        slot.chain = claimant.chain()
+    /// Does what waking a slot's waiters takes while the lock is held: the registry learns who owns
+    /// the slot now (nil: nobody, it is finished or gone), and blocked threads wake. Returns the
+    /// tasks to resume once the lock is let go.
+    private func wake(
+        _ wakeup: SingletonSlot.Wakeup,
+        of slot: SingletonSlot,
+        owner: ResolverThread?
+    ) -> [UnsafeContinuation<WaitOutcome, Never>] {
+        if !wakeup.waiters.isEmpty { WaitRegistry.slotChanged(slot, owner: owner, waiters: wakeup.waiters) }
+        if wakeup.hasThreads { changed.broadcast() }
+        return wakeup.tasks
     }
 
     /// Takes the instance of a slot whose owner waits for `thread`; lock held.
     private func take(_ slot: SingletonSlot, by thread: ResolverThread) -> Claim {
-        if slot.state == .pending, let object = slot.object, let dependency = slot.dependency {
-            if let holder = slot.holder, holder !== dependency.thread {
+        switch slot.take() {
+        case .held(let object, let dependency, let holder):
+            if holder !== dependency.thread {
                 // Held for frames of other threads, which may have been retargeted since (see
                 // `WaitRegistry.finished`): the taker depends on whatever the holder depends on now.
                 WaitRegistry.takeDependencies(of: holder, by: thread)
@@ -348,12 +319,12 @@ final class SingletonStore: @unchecked Sendable {
                 WaitRegistry.take(dependency, by: thread)
             }
             return .taken(object, from: dependency)
+        case .inFlight(let object, let builder):
+            WaitRegistry.take(builder, by: thread)
+            return .taken(object, from: builder)
+        case .initializerCycle(let chain):
+            return .initializerCycle(chain: chain)
         }
-        guard let object = slot.inFlight, let builder = slot.builder else {
-            return .initializerCycle(chain: slot.chain!)
-        }
-        WaitRegistry.take(builder, by: thread)
-        return .taken(object, from: builder)
     }
 
     // MARK: Building
@@ -361,53 +332,36 @@ final class SingletonStore: @unchecked Sendable {
     /// Records the instance a body registered with `*~>`, for the other graphs of the building
     /// thread that read the slot.
     func register(_ object: AnyObject, in slot: SingletonSlot) {
-        lock.withLock { slot.inFlight = object }
+        lock.withLock { slot.register(object) }
     }
 
     /// Makes a finished slot wait for `dependency`, a frame still being wired; only that frame's
     /// thread may take it meanwhile.
     func hold(_ slot: SingletonSlot, object: AnyObject, until dependency: FrameReference) {
-        let (released, waiters) = lock.withLock { () -> (AnyObject?, [UnsafeContinuation<WaitOutcome, Never>]) in
-            let inFlight = slot.inFlight
-            slot.inFlight = nil
-            slot.state = .pending
-            slot.object = object
-            slot.dependency = dependency
-            guard slot.owner !== dependency.thread else { return (inFlight, []) }
-            slot.owner = dependency.thread
-            if !slot.waitingThreads.isEmpty {
-                WaitRegistry.slotChanged(slot, owner: dependency.thread)
-                changed.broadcast()
-            }
-            return (inFlight, takeTaskWaiters(of: slot))
+        let (released, tasks) = lock.withLock { () -> (AnyObject?, [UnsafeContinuation<WaitOutcome, Never>]) in
+            let (released, wakeup) = slot.hold(object, until: dependency)
+            return (released, wakeup.map { wake($0, of: slot, owner: dependency.thread) } ?? [])
         }
-        _ = released
-        for waiter in waiters { waiter.resume(returning: .changed) }
+        _ = released  // released here, outside the lock
+        for waiter in tasks { waiter.resume(returning: .changed) }
     }
 
     /// Publishes a finished slot: from now on every thread reads `object`. Returns the slot's
     /// instance instead when ``reset(_:)`` dropped it meanwhile: the caller disposes of it.
     func publish(_ slot: SingletonSlot, object: AnyObject) -> AnyObject? {
-        let (dropped, leftovers) = lock.withLock { () -> (AnyObject?, (EndedBuild, SingletonSlot?)) in
-            let leftovers = (endBuilding(slot), slots[slot.key] === slot && slot.isDropped ? slot : nil)
-            if slot.isDropped {
+        let (ended, dropped, tasks) = lock.withLock {
+            () -> (SingletonSlot.Ended, AnyObject?, [UnsafeContinuation<WaitOutcome, Never>]) in
+            let (ended, dropped) = slot.publish(object)
+            if dropped != nil {
                 if slots[slot.key] === slot { slots[slot.key] = nil }
-                slot.object = nil
-                return (object, leftovers)
-            }
-            slot.state = .published
-            if slot.scope.kind == .weakSingleton {
-                slot.weakObject = object
-                slot.object = nil
-            } else {
-                slot.object = object
-            }
-            if slot.scope.kind == .resettable {
+            } else if slot.scope.kind == .resettable {
                 resettables[slot.scope.nameID, default: []].append(slot)
             }
-            return (nil, leftovers)
+            return (ended, dropped, wake(ended.wakeup, of: slot, owner: nil))
         }
-        for waiter in leftovers.0.taskWaiters { waiter.resume(returning: .changed) }
+        // Released here, outside the lock: a deinit may read the family.
+        withExtendedLifetime(ended) {}
+        for waiter in tasks { waiter.resume(returning: .changed) }
         return dropped
     }
 
@@ -415,36 +369,14 @@ final class SingletonStore: @unchecked Sendable {
     /// the instance's `afterAllInjections` steps ran: the next read, on any thread, builds it again.
     /// The threads waiting for it wake, and one of them claims it.
     func abandon(_ slot: SingletonSlot) {
-        let leftovers: (EndedBuild, AnyObject?) = lock.withLock {
-            let leftovers = (endBuilding(slot), slot.object)
-            slot.object = nil
+        let (ended, tasks) = lock.withLock { () -> (SingletonSlot.Ended, [UnsafeContinuation<WaitOutcome, Never>]) in
+            let ended = slot.abandon()
             if slots[slot.key] === slot { slots[slot.key] = nil }
-            return leftovers
+            return (ended, wake(ended.wakeup, of: slot, owner: nil))
         }
         // Released here, outside the lock: a deinit may read the family.
-        for waiter in leftovers.0.taskWaiters { waiter.resume(returning: .changed) }
-    }
-
-    /// What a slot held while it was built, moved out so that it is released after the lock.
-    private typealias EndedBuild = (
-        inFlight: AnyObject?, chain: BuildChain?, taskWaiters: [UnsafeContinuation<WaitOutcome, Never>]
-    )
-
-    /// Ends the build of `slot`, published or given up: no thread owns, holds or builds it any more,
-    /// and the threads waiting for it look again. Lock held.
-    private func endBuilding(_ slot: SingletonSlot) -> EndedBuild {
-        let ended = (slot.inFlight, slot.chain, takeTaskWaiters(of: slot))
-        slot.inFlight = nil
-        slot.chain = nil
-        slot.owner = nil
-        slot.holder = nil
-        slot.builder = nil
-        slot.dependency = nil
-        if !slot.waitingThreads.isEmpty {
-            WaitRegistry.slotChanged(slot, owner: nil)
-            changed.broadcast()
-        }
-        return ended
+        withExtendedLifetime(ended) {}
+        for waiter in tasks { waiter.resume(returning: .changed) }
     }
 
     // MARK: Resetting
@@ -452,17 +384,18 @@ final class SingletonStore: @unchecked Sendable {
     /// Drops the instances of a resettable scope; returns them, the most recently built first.
     /// Instances still being built are dropped once finished (see ``publish(_:object:)``).
     func reset(_ scope: Scope) -> [AnyObject] {
-        let dropped: [SingletonSlot] = lock.withLock {
-            for slot in slots.values where slot.scope == scope && slot.state != .published {
-                slot.isDropped = true
+        let dropped: [(slot: SingletonSlot, object: AnyObject?)] = lock.withLock {
+            for slot in slots.values where slot.scope == scope {
+                slot.drop()
             }
             guard let published = resettables.removeValue(forKey: scope.nameID) else { return [] }
-            for slot in published where slots[slot.key] === slot {
-                slots[slot.key] = nil
+            return published.reversed().map { slot in
+                if slots[slot.key] === slot { slots[slot.key] = nil }
+                return (slot, slot.publishedObject)
             }
-            return published.reversed()
         }
-        // No other thread touches a slot once it is out of the store.
+        // The slots are released here, outside the lock: their keys' argument values may have a
+        // deinit that reads the family.
         return dropped.compactMap(\.object)
     }
 

@@ -82,9 +82,9 @@ enum WaitRegistry {
 
     /// Records that the slot threads wait for is now the concern of `owner` (nil: published or gone),
     /// so that the wait-for graph never shows a wait that has already ended.
-    static func slotChanged(_ slot: SingletonSlot, owner: ResolverThread?) {
+    static func slotChanged(_ slot: SingletonSlot, owner: ResolverThread?, waiters: [ResolverThread]) {
         lock.withLock {
-            for thread in slot.waitingThreads {
+            for thread in waiters {
                 thread.waitingFor = owner.map { .slot(slot, owner: $0) }
             }
         }
