@@ -223,6 +223,24 @@ struct SingletonSlotTests {
         }
     }
 
+    @Test func aNewBuildOfAReleasedWeakSingletonStartsWithoutTheWaitersOfTheLastOne() {
+        let slot = slot(.weakSingleton)
+        let (first, waiter, second) = (ResolverThread(), ResolverThread(), ResolverThread())
+        claim(slot, by: first)
+        slot.add(.thread(waiter))
+        slot.add(.thread(waiter))
+        #expect(slot.waiters.count == 1, "a thread waits once")
+        do { _ = slot.publish(Instance()) }  // released at once: nothing else keeps it
+        guard case .build = claim(slot, by: second) else {
+            Issue.record("released: built again")
+            return
+        }
+        #expect(slot.waiters.isEmpty, "the last build's waiters were let go: each registers again")
+        slot.add(.thread(waiter))
+        let (ended, _) = slot.publish(Instance())
+        #expect(ended.wakeup.waiters.map(ObjectIdentifier.init) == [ObjectIdentifier(waiter)])
+    }
+
     /// Simulated threads claim, wait, register, hold, publish, abandon and drop one slot in a seeded
     /// random order. After every step: at most one thread builds, an instance is whole only after a
     /// publication, every published read is the same instance, and every waiter is either still

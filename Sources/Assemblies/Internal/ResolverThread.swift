@@ -92,8 +92,8 @@ final class ResolverThread: @unchecked Sendable {
 
     /// What a blocked thread waits for.
     enum Wait {
-        /// A singleton slot, built (or waiting to be published) by `owner`.
-        case slot(SingletonSlot, owner: ResolverThread)
+        /// A singleton slot of `store`, built (or waiting to be published) by `owner`.
+        case slot(SingletonSlot, owner: ResolverThread, store: SingletonStore)
         /// The frames of other threads this thread depends on.
         case frames
     }

@@ -218,9 +218,12 @@ final class SingletonSlot: @unchecked Sendable {
 
     // MARK: Waiting
 
-    /// Adds `waiter` to the slot, which another thread or task builds or holds.
+    /// Adds `waiter` to the slot, which another thread or task builds or holds, unless it waits
+    /// already.
     func add(_ waiter: Waiter) {
-        modifyWaiters { $0.append(waiter) }
+        modifyWaiters { waiters in
+            if !waiters.contains(where: { $0.identity === waiter.identity }) { waiters.append(waiter) }
+        }
     }
 
     /// Removes the waiter that `thread` is, if it still waits: a finished slot has none.

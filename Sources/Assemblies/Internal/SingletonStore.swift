@@ -136,14 +136,14 @@ final class SingletonStore: @unchecked Sendable {
             case .busy(let busy): owner = busy
             }
             // Checked each time round: the owner, or what it waits for, may have changed.
-            guard WaitRegistry.beginWait(claimant.thread, for: slot, ownedBy: owner) else {
+            guard WaitRegistry.beginWait(claimant.thread, for: slot, of: self, ownedBy: owner) else {
                 return take(slot, by: claimant.thread)
             }
-            if waitingFor !== slot {
-                waitingFor?.removeWaiter(claimant.thread)
-                slot.add(.thread(claimant.thread))
-                waitingFor = slot
-            }
+            if waitingFor !== slot { waitingFor?.removeWaiter(claimant.thread) }
+            // Each time round: a build that ended let its waiters go, and a weak singleton's slot
+            // may be building again, for another thread, with no waiter.
+            slot.add(.thread(claimant.thread))
+            waitingFor = slot
             waited = true
             let now = Clock.seconds()
             let elapsed = now - (started ?? now)
@@ -158,8 +158,9 @@ final class SingletonStore: @unchecked Sendable {
                 lock.lock()
                 continue
             }
-            let interval = WaitWarning.recheckInterval
-            changed.wait(releasing: lock, seconds: hasWarned ? interval : min(interval, delay - elapsed))
+            // Woken when the slot changes hands or ends, or a cycle of waits through it closes
+            // elsewhere (see `WaitRegistry`): no thread looks again on its own.
+            changed.wait(releasing: lock, seconds: hasWarned ? nil : delay - elapsed)
         }
     }
 
@@ -217,7 +218,7 @@ final class SingletonStore: @unchecked Sendable {
         let outcome: WaitOutcome? = lock.withLock {
             guard slots[slot.key] === slot, let owner = slot.owner, owner !== waiter.thread else { return .changed }
             if waiter.isCancelled { return .cancelled }
-            guard WaitRegistry.beginWait(waiter.thread, for: slot, ownedBy: owner) else {
+            guard WaitRegistry.beginWait(waiter.thread, for: slot, of: self, ownedBy: owner) else {
                 // The owner's chain, and the singleton it waits for in turn.
                 let awaited = WaitRegistry.slotAwaited(by: owner).map { [$0.key] } ?? []
                 return .cycle(chain: slot.chain!.definitions + awaited)
@@ -302,7 +303,9 @@ final class SingletonStore: @unchecked Sendable {
         of slot: SingletonSlot,
         owner: ResolverThread?
     ) -> [UnsafeContinuation<WaitOutcome, Never>] {
-        if !wakeup.waiters.isEmpty { WaitRegistry.slotChanged(slot, owner: owner, waiters: wakeup.waiters) }
+        if !wakeup.waiters.isEmpty {
+            WaitRegistry.slotChanged(slot, of: self, owner: owner, waiters: wakeup.waiters)
+        }
         if wakeup.hasThreads { changed.broadcast() }
         return wakeup.tasks
     }

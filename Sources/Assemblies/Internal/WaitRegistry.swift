@@ -1,10 +1,15 @@
 /// Who waits for whom, across threads: the wait-for graph that keeps two threads building
 /// singletons that need each other from waiting forever.
 ///
-/// It is touched only while a thread waits for a singleton another thread builds (when it starts
-/// and every ``WaitWarning/recheckInterval``), when a slot somebody waits for changes hands, and in
-/// the rare cycles it resolves — never on the read path and never while user code runs. Its lock is
-/// taken after a store's lock, never before.
+/// It is touched only when a thread or task starts waiting for a singleton another one builds, when
+/// a slot somebody waits for changes hands, and in the rare cycles it resolves — never on the read
+/// path and never while user code runs. Its lock is taken after a store's lock, never before.
+///
+/// Cycles are found when the wait that closes them begins: a waiter that starts waiting checks its
+/// own new wait; a slot that changes hands wakes its waiters, which check again; a thread that
+/// starts waiting for the frames it depends on, or whose dependency moves to another thread, wakes
+/// the waiters on the cycles it closes (see ``waitersOnCycles(closedBy:)``). Nobody looks again on a
+/// timer.
 ///
 /// When thread T is about to wait for a slot owned by U, and U (directly or through other blocked
 /// threads) waits for something T owns, neither could go on. T then takes U's registered in-flight
@@ -27,14 +32,19 @@ enum WaitRegistry {
     /// The tasks found waiting on the way are pinned (``ResolverThread/isPinned``): a thread that
     /// finds the cycle takes an instance of another thread on it, which is safe only while that
     /// thread stays blocked — so while no task on the cycle leaves its wait when cancelled.
-    static func beginWait(_ thread: ResolverThread, for slot: SingletonSlot, ownedBy owner: ResolverThread) -> Bool {
+    static func beginWait(
+        _ thread: ResolverThread,
+        for slot: SingletonSlot,
+        of store: SingletonStore,
+        ownedBy owner: ResolverThread
+    ) -> Bool {
         lock.withLock {
             var tasks: [ResolverThread] = []
             if reaches(thread, from: owner, visitingTasks: &tasks) {
                 for task in tasks { task.isPinned = true }
                 return false
             }
-            thread.waitingFor = .slot(slot, owner: owner)
+            thread.waitingFor = .slot(slot, owner: owner, store: store)
             return true
         }
     }
@@ -53,7 +63,7 @@ enum WaitRegistry {
             guard seen.insert(ObjectIdentifier(current)).inserted else { continue }
             if current.isTask { tasks.append(current) }
             switch current.waitingFor {
-            case .slot(_, let owner)?: next.append(owner)
+            case .slot(_, let owner, _)?: next.append(owner)
             case .frames?: next.append(contentsOf: current.foreignDependencies.map(\.thread))
             case nil: break
             }
@@ -65,7 +75,7 @@ enum WaitRegistry {
     /// message of a cycle of waits. Takes the registry's lock, so a store's lock may be held.
     static func slotAwaited(by thread: ResolverThread) -> StoredKey? {
         lock.withLock {
-            guard case .slot(let slot, _)? = thread.waitingFor else { return nil }
+            guard case .slot(let slot, _, _)? = thread.waitingFor else { return nil }
             return slot.storedKey
         }
     }
@@ -82,10 +92,15 @@ enum WaitRegistry {
 
     /// Records that the slot threads wait for is now the concern of `owner` (nil: published or gone),
     /// so that the wait-for graph never shows a wait that has already ended.
-    static func slotChanged(_ slot: SingletonSlot, owner: ResolverThread?, waiters: [ResolverThread]) {
+    static func slotChanged(
+        _ slot: SingletonSlot,
+        of store: SingletonStore,
+        owner: ResolverThread?,
+        waiters: [ResolverThread]
+    ) {
         lock.withLock {
             for thread in waiters {
-                thread.waitingFor = owner.map { .slot(slot, owner: $0) }
+                thread.waitingFor = owner.map { .slot(slot, owner: $0, store: store) }
             }
         }
     }
@@ -132,26 +147,92 @@ enum WaitRegistry {
     /// Called by the thread owning `frame` when it finishes: the threads that depend on it now
     /// depend on `next` (the thread's next unfinished dependency), or on nothing.
     static func finished(_ frame: FrameReference, next: FrameReference?) {
-        lock.withLock {
-            guard let threads = dependents.removeValue(forKey: frame) else { return }
+        let toWake: [Waiting] = lock.withLock {
+            guard let threads = dependents.removeValue(forKey: frame) else { return [] }
+            var toWake: [Waiting] = []
             for thread in threads {
                 thread.foreignDependencies.removeAll { $0 == frame }
                 if let next, next.thread !== thread {
                     thread.foreignDependencies.append(next)
                     dependents[next, default: []].append(thread)
+                    // A new edge of the wait-for graph, if the thread waits for its frames.
+                    if case .frames? = thread.waitingFor { toWake += waitersOnCycles(closedBy: thread) }
                 }
                 thread.dependenciesSettled.broadcast()
             }
+            return toWake
         }
+        wake(toWake)
     }
 
     /// Records that `thread` waits for the frames of other threads it depends on; false when it
     /// depends on none.
     static func beginAwaitingFrames(of thread: ResolverThread) -> Bool {
-        lock.withLock {
-            guard !thread.foreignDependencies.isEmpty else { return false }
+        let toWake: [Waiting]? = lock.withLock {
+            guard !thread.foreignDependencies.isEmpty else { return nil }
             thread.waitingFor = .frames
-            return true
+            return waitersOnCycles(closedBy: thread)
+        }
+        guard let toWake else { return false }
+        wake(toWake)
+        return true
+    }
+
+    // MARK: Cycles closed by a thread's new waits
+
+    /// A slot some thread or task waits for, and its store.
+    typealias Waiting = (store: SingletonStore, slot: SingletonSlot)
+
+    /// The slots waited for on the cycles of waits that run through `thread`, whose waits have just
+    /// changed — empty when none does. Their waiters look again when woken, and one of them breaks
+    /// the cycle (see ``beginWait(_:for:of:ownedBy:)``): a cycle is found when the wait that closes
+    /// it begins, never by a thread that looks again after a while. The threads are preferred,
+    /// which take an instance and go on; tasks, which stop with the chains, are woken only on a
+    /// cycle that no thread waits on. Registry lock held.
+    private static func waitersOnCycles(closedBy thread: ResolverThread) -> [Waiting] {
+        // The threads on a path from what `thread` waits for back to `thread`, found depth first.
+        var onCycles: [ResolverThread] = []
+        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(thread)]
+        var path: [ResolverThread] = [thread]
+        var pending: [[ResolverThread]] = [waitedFor(by: thread)]
+        while let candidates = pending.last {
+            guard let next = candidates.last else {
+                pending.removeLast()
+                path.removeLast()
+                continue
+            }
+            pending[pending.count - 1].removeLast()
+            if next === thread {
+                onCycles += path
+                continue
+            }
+            guard seen.insert(ObjectIdentifier(next)).inserted else { continue }
+            path.append(next)
+            pending.append(waitedFor(by: next))
+        }
+        var threads: [Waiting] = []
+        var tasks: [Waiting] = []
+        for waiter in onCycles {
+            guard case .slot(let slot, _, let store)? = waiter.waitingFor else { continue }
+            if waiter.isTask { tasks.append((store, slot)) } else { threads.append((store, slot)) }
+        }
+        return threads.isEmpty ? tasks : threads
+    }
+
+    /// The threads and tasks `thread` waits for. Registry lock held.
+    private static func waitedFor(by thread: ResolverThread) -> [ResolverThread] {
+        switch thread.waitingFor {
+        case .slot(_, let owner, _)?: [owner]
+        case .frames?: thread.foreignDependencies.map(\.thread)
+        case nil: []
+        }
+    }
+
+    /// Wakes the waiters of each slot, so that they look for a cycle of waits again. Called with no
+    /// lock held: waking takes each store's lock.
+    private static func wake(_ waiting: [Waiting]) {
+        for (store, slot) in waiting {
+            store.wakeWaiters(of: slot)
         }
     }
 
@@ -189,11 +270,8 @@ enum WaitRegistry {
                 lock.lock()
                 continue
             }
-            let interval = WaitWarning.recheckInterval
-            thread.dependenciesSettled.wait(
-                releasing: lock,
-                seconds: hasWarned ? interval : min(interval, delay - elapsed)
-            )
+            // Woken when what it waits for finishes or changes hands, or a frame is taken from it.
+            thread.dependenciesSettled.wait(releasing: lock, seconds: hasWarned ? nil : delay - elapsed)
         }
         thread.waitingFor = nil
         lock.unlock()

@@ -18,12 +18,6 @@ enum WaitWarning {
         set { storedDelay.withLock { $0 = newValue } }
     }
 
-    /// How often a waiting thread looks again for a cycle of waits, in seconds. Threads are woken
-    /// when what they wait for changes hands, but a cycle can also close through a thread that
-    /// starts waiting elsewhere; looking again now and then finds every cycle soon, whatever the
-    /// order of events.
-    static let recheckInterval = 0.01
-
     /// Writes `message` to standard error as one warning line.
     static func print(_ message: String) {
         writeToStandardError("Assemblies: warning: \(message)\n")
