@@ -28,16 +28,21 @@ public struct Definition<T> {
     /// frame's serial. So a definition kept too long, or used on another thread, is recognised
     /// instead of reaching freed memory.
     @usableFromInline let handle: DefinitionHandle
+    /// The key of the definition, to name it when the handle is used after its body returned. A
+    /// constant of the getter, only read on that path: only its name then, since the argument values
+    /// it points at may be gone.
+    @usableFromInline let key: DefinitionKey
 
     @inlinable
-    init(_ handle: DefinitionHandle) {
+    init(_ handle: DefinitionHandle, key: DefinitionKey) {
         self.handle = handle
+        self.key = key
     }
 
     /// Calls `body` with the resolver whose frame this definition belongs to.
     @usableFromInline
     func withResolver<Result>(_ body: (Resolver) -> Result) -> Result {
-        Resolver.withCurrent { current in body(current.resolver(of: handle)) }
+        Resolver.withCurrent { current in body(current.resolver(of: handle, key: key)) }
     }
 
     /// Registers `object` as the instance this definition builds, and returns it with its own type.
@@ -73,7 +78,7 @@ public struct Definition<T> {
         } else {
             registeredWrongType(Object.self)
         }
-        Resolver.register(stored(instance, scope: .objectGraph), in: handle)
+        Resolver.register(stored(instance, scope: .objectGraph), in: handle, key: key)
         return object
     }
 
@@ -102,7 +107,7 @@ public struct Definition<T> {
     ///
     /// - Parameter hook: Called with the instance the body returned.
     public func afterWiring(_ hook: @escaping (T) -> Void) {
-        withResolver { $0.addHook(frame: handle.frame, serial: handle.serial, isDeferred: false) { hook($0 as! T) } }
+        withResolver { $0.addHook(in: handle, key: key, isDeferred: false) { hook($0 as! T) } }
     }
 
     /// Adds a step that runs when the whole object graph is complete: after the outermost
@@ -129,7 +134,7 @@ public struct Definition<T> {
     ///
     /// - Parameter step: Called with the instance the body returned.
     public func afterAllInjections(_ step: @escaping (T) -> Void) {
-        withResolver { $0.addHook(frame: handle.frame, serial: handle.serial, isDeferred: true) { step($0 as! T) } }
+        withResolver { $0.addHook(in: handle, key: key, isDeferred: true) { step($0 as! T) } }
     }
 
     /// Registers `object` as the instance this definition builds, and returns it with its own type.

@@ -315,7 +315,8 @@ final class MisuseQuestsAssembly: Assembly, @unchecked Sendable {
             _ = MisuseAssembly().leaky
             MisuseAssembly.kept?.initObject(Loop())
         }
-        #expect(stderr(of: result).contains("a Definition was used after its body returned"))
+        #expect(stderr(of: result).contains("the Definition of MisuseAssembly.leaky was used after its body returned"))
+        #expect(stderr(of: result).contains("use `definition` only inside the body of MisuseAssembly.leaky"))
     }
 
     @Test func aDefinitionKeptPastItsBodyAndUsedAfterItsThreadEndedStops() async {
@@ -325,13 +326,17 @@ final class MisuseQuestsAssembly: Assembly, @unchecked Sendable {
             onThreads(4) { _ in _ = MisuseAssembly().vehicleLoop }
             MisuseAssembly.kept?.initObject(Loop())
         }
-        #expect(stderr(of: result).contains("a Definition was used after its body returned"))
+        #expect(stderr(of: result).contains("the Definition of MisuseAssembly.leaky was used after its body returned"))
     }
 
     @Test func aDefinitionUsedFromAnotherThreadWhileItsBodyRunsStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = MisuseAssembly().handedToAnotherThread
         }
-        #expect(stderr(of: result).contains("a Definition was used after its body returned"))
+        #expect(
+            stderr(of: result).contains(
+                "the Definition of MisuseAssembly.handedToAnotherThread was used after its body returned, or on another thread"
+            )
+        )
     }
 }

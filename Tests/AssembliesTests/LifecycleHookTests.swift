@@ -369,7 +369,7 @@ private final class HookLeakAssembly: Assembly, @unchecked Sendable {
             _ = HookLeakAssembly().leak
             HookLeakAssembly.kept?.afterWiring { _ in }
         }
-        #expect(stderr(of: result).contains("a Definition was used after its body returned"))
+        #expect(stderr(of: result).contains("the Definition of HookLeakAssembly.leak was used after its body returned"))
     }
 
     @Test func afterAllInjectionsOnADefinitionKeptPastItsBodyStops() async {
@@ -378,7 +378,7 @@ private final class HookLeakAssembly: Assembly, @unchecked Sendable {
             HookLeakAssembly.kept?.afterAllInjections { _ in }
         }
         let message = stderr(of: result)
-        #expect(message.contains("a Definition was used after its body returned"))
-        #expect(message.contains("don't keep the `definition` parameter"))
+        #expect(message.contains("the Definition of HookLeakAssembly.leak was used after its body returned"))
+        #expect(message.contains("don't keep the parameter"))
     }
 }

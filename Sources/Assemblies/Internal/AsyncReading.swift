@@ -80,7 +80,7 @@ enum AsyncReading {
             case .build(let handle):
                 let result: T
                 do {
-                    result = try await body(Definition(handle))
+                    result = try await body(Definition(handle, key: key))
                 } catch {
                     graph.installed { _ in handle.resolver._withUnsafeGuaranteedRef { $0.bodyThrew(at: handle.frame) } }
                     throw error

@@ -20,7 +20,10 @@
 /// the list alive while the read runs; whatever keeps a key beyond that keeps it as a
 /// ``StoredKey``, which retains the list (see `Internal/UnsafeCode.md`).
 @usableFromInline
-struct DefinitionKey {
+struct DefinitionKey: @unchecked Sendable {
+    // @unchecked: immutable; its pointers are to the bytes of static strings and to an immutable
+    // ArgumentList. A ``Definition`` carries one into an async body, which may run on any thread.
+
     // MARK: Identity
 
     /// A hash of the words below and the name's first bytes (see ``hash(argument:name:nameCount:line:)``).

@@ -360,11 +360,16 @@ enum Failure {
         )
     }
 
-    static func definitionUsedOutsideItsBody() -> Never {
+    /// A ``Definition`` of `key` used after its body returned, or on another thread. Only the key's
+    /// name is described: the argument values it pointed at may be gone.
+    static func definitionUsedOutsideItsBody(_ key: DefinitionKey) -> Never {
+        let name = DefinitionName(key)
         stop(
             """
-            a Definition was used after its body returned. A Definition is valid only while its \
-            definition body runs. To fix this, don't keep the `definition` parameter.
+            the Definition of \(name) was used after its body returned, or on another thread. A \
+            Definition is valid only while its definition body runs, on the thread (or in the task) \
+            that runs it. To fix this, use `definition` only inside the body of \(name): register \
+            with `*~>` and add hooks there, and don't keep the parameter.
             """
         )
     }

@@ -6,7 +6,7 @@ public import CAssemblies
 /// The frame of a resolver that a read builds its instance in: the resolver (which it doesn't
 /// retain: the resolver is current, or one its thread or task is running a read on, for as long as
 /// the frame exists; a ``Definition`` checks that before each use, see
-/// ``Resolver/resolver(of:)``), the resolver's process-wide number, and the frame's index and
+/// ``Resolver/resolver(of:key:)``), the resolver's process-wide number, and the frame's index and
 /// serial.
 ///
 /// `@unchecked Sendable`: it only names a frame. A body may run on another thread than its read's
@@ -77,7 +77,7 @@ enum Reading {
         case .build(let handle):
             let result: T
             do {
-                result = try body(Definition(handle))
+                result = try body(Definition(handle, key: key))
             } catch {
                 handle.resolver._withUnsafeGuaranteedRef { $0.bodyThrew(at: handle.frame) }
                 throw error

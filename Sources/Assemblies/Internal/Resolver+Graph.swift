@@ -496,19 +496,23 @@ extension Resolver {
     }
 
     /// Adds a hook to the frame a ``Definition`` belongs to.
-    func addHook(frame index: Int, serial: UInt64, isDeferred: Bool, _ run: @escaping (Any) -> Void) {
-        guard index < frameCount, frames[index].serial == serial else { Failure.definitionUsedOutsideItsBody() }
+    func addHook(in handle: DefinitionHandle, key: DefinitionKey, isDeferred: Bool, _ run: @escaping (Any) -> Void) {
+        let index = handle.frame
+        guard index < frameCount, frames[index].serial == handle.serial else {
+            Failure.definitionUsedOutsideItsBody(key)
+        }
         frames[index].flags.insert(.hasHooks)
-        hooks.append(Hook(serial: serial, isDeferred: isDeferred, run: run))
+        hooks.append(Hook(serial: handle.serial, isDeferred: isDeferred, run: run))
     }
 
     // MARK: Registering
 
     /// Puts `object` (a class instance, or a ``ValueBox``) into the graph as the instance of the frame
-    /// `index`, numbered `serial`, that a ``Definition`` belongs to.
-    func register(_ object: AnyObject, frame index: Int, serial: UInt64) {
-        guard index < frameCount, frames[index].serial == serial else {
-            Failure.definitionUsedOutsideItsBody()
+    /// that `handle`, a ``Definition``'s, names.
+    func register(_ object: AnyObject, in handle: DefinitionHandle, key: DefinitionKey) {
+        let index = handle.frame
+        guard index < frameCount, frames[index].serial == handle.serial else {
+            Failure.definitionUsedOutsideItsBody(key)
         }
         let frame = frames + index
         if let registered = frame.pointee.object?.takeUnretainedValue() {
@@ -526,16 +530,16 @@ extension Resolver {
 
     /// Registers `object` in the frame `handle` names, on this thread.
     @usableFromInline
-    static func register(_ object: AnyObject, in handle: DefinitionHandle) {
+    static func register(_ object: AnyObject, in handle: DefinitionHandle, key: DefinitionKey) {
         if currentAddress == handle.resolver.toOpaque() {
             // The common case: the definition's resolver is this thread's current one, so it is alive.
             handle.resolver._withUnsafeGuaranteedRef { resolver in
-                if resolver.number != handle.number { Failure.definitionUsedOutsideItsBody() }
-                resolver.register(object, frame: handle.frame, serial: handle.serial)
+                if resolver.number != handle.number { Failure.definitionUsedOutsideItsBody(key) }
+                resolver.register(object, in: handle, key: key)
             }
         } else {
             withCurrent { current in
-                current.resolver(of: handle).register(object, frame: handle.frame, serial: handle.serial)
+                current.resolver(of: handle, key: key).register(object, in: handle, key: key)
             }
         }
     }
@@ -543,12 +547,12 @@ extension Resolver {
     /// The resolver of this thread (or of the current task's async graph) whose frame `handle`
     /// names: this one or one it stands in for. Stops when the definition is used outside its body —
     /// after it returned, in a later graph, on another thread, or after its thread ended.
-    func resolver(of handle: DefinitionHandle) -> Resolver {
+    func resolver(of handle: DefinitionHandle, key: DefinitionKey) -> Resolver {
         // A definition of an async body is used from the task, whose graphs are not the thread's.
         guard let owner = resolver(numbered: handle.number) ?? AsyncGraph.resolver(numbered: handle.number),
             Unmanaged.passUnretained(owner).toOpaque() == handle.resolver.toOpaque(),
             handle.frame < owner.frameCount, owner.frames[handle.frame].serial == handle.serial
-        else { Failure.definitionUsedOutsideItsBody() }
+        else { Failure.definitionUsedOutsideItsBody(key) }
         return owner
     }
 

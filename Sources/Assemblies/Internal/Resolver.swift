@@ -138,7 +138,7 @@ final class Resolver {
     /// A definition being built, and the instance its body registered.
     ///
     /// Trivial to copy and to drop: the key is a copy (whose arguments the `define` call being
-    /// built keeps alive), and the registered instance is retained by hand — by ``register(_:frame:serial:)``
+    /// built keeps alive), and the registered instance is retained by hand — by ``register(_:in:key:)``
     /// — and released, or handed on to the entry, when the frame is left or undone.
     struct Frame {
         var key: DefinitionKey
