@@ -241,73 +241,105 @@ struct SingletonSlotTests {
         #expect(ended.wakeup.waiters.map(ObjectIdentifier.init) == [ObjectIdentifier(waiter)])
     }
 
-    /// Simulated threads claim, wait, register, hold, publish, abandon and drop one slot in a seeded
-    /// random order. After every step: at most one thread builds, an instance is whole only after a
-    /// publication, every published read is the same instance, and every waiter is either still
-    /// registered or was woken when the slot changed — none is lost.
-    @Test(arguments: 1...20)
+    /// Simulated threads and tasks claim, wait, register, hold, publish, abandon, drop and cancel on
+    /// one slot, in a seeded random order. After every step: at most one of them builds or holds it;
+    /// an instance is whole only after a publication, and every read of it is the same instance;
+    /// every waiter is either still registered or was woken exactly once since it began waiting —
+    /// none is lost, and a task is resumed once.
+    @Test(arguments: 1...25)
     func aSeededRandomInterleavingKeepsTheInvariants(_ seed: UInt64) {
         var random = SeededRandom(seed: seed)
         let slot = slot(.resettable("slot-random"))
-        let threads = (0..<4).map { _ in ResolverThread() }
-        enum Phase { case idle, building, waiting, done }
-        var phases = Array(repeating: Phase.idle, count: threads.count)
+        let waiters = (0..<6).map { index in
+            index < 4
+                ? SingletonSlot.Waiter.thread(ResolverThread())
+                : .task(SingletonStore.TaskWaiter(thread: ResolverThread()))
+        }
+        enum Phase: Equatable { case idle, building, holding, waiting, done }
+        var phases = Array(repeating: Phase.idle, count: waiters.count)
+        var wakes = Array(repeating: 0, count: waiters.count)
         var published: Instance?
         var builds = 0
-        for _ in 0..<400 {
-            let index = Int.random(in: 0..<threads.count, using: &random)
-            let thread = threads[index]
+
+        /// Every waiter woken is told once; woken tasks leave the slot, threads leave it once it ends.
+        func received(_ wakeup: SingletonSlot.Wakeup, ended: Bool) {
+            let woken = wakeup.waiters.map(ObjectIdentifier.init)
+            #expect(Set(woken).count == woken.count, "a waiter was woken twice by one change")
+            for (index, waiter) in waiters.enumerated() where woken.contains(ObjectIdentifier(waiter.identity)) {
+                #expect(phases[index] == .waiting, "only a waiter is woken")
+                wakes[index] += 1
+                if ended || waiter.isTask { phases[index] = .idle }
+            }
+            for phase in phases where phase == .waiting {
+                #expect(!ended, "a waiter was lost when the slot ended")
+            }
+        }
+
+        for _ in 0..<500 {
+            let index = Int.random(in: 0..<waiters.count, using: &random)
+            let waiter = waiters[index]
+            let thread = waiter.identity
             switch phases[index] {
             case .idle, .done:
+                wakes[index] = 0
                 switch claim(slot, by: thread) {
                 case .build:
-                    #expect(!phases.contains(.building), "one builder at a time")
+                    #expect(!phases.contains(.building) && !phases.contains(.holding), "one builder at a time")
                     builds += 1
                     phases[index] = .building
                 case .instance(let object):
                     #expect(published == nil || same(object, published), "one published instance")
+                    #expect(slot.owner == nil || slot.owner === thread)
                     phases[index] = .done
-                case .busy:
-                    slot.add(.thread(thread))
+                case .busy(let owner):
+                    #expect(owner !== thread)
+                    slot.add(waiter)
                     phases[index] = .waiting
                 case .inFlight, .heldBelow:
-                    Issue.record("no simulated thread runs below another")
+                    Issue.record("no simulated waiter runs below another")
                 }
-            case .building:
-                let wakeup: SingletonSlot.Wakeup?
-                switch Int.random(in: 0..<4, using: &random) {
+            case .building, .holding:
+                switch Int.random(in: 0..<5, using: &random) {
                 case 0:
-                    slot.register(Instance())
-                    wakeup = nil
+                    if phases[index] == .building { slot.register(Instance()) }
                 case 1:
                     let instance = Instance()
                     let (ended, dropped) = slot.publish(instance)
                     if dropped == nil { published = instance }
-                    wakeup = ended.wakeup
+                    received(ended.wakeup, ended: true)
                     phases[index] = .done
                 case 2:
-                    wakeup = slot.abandon().wakeup
+                    received(slot.abandon().wakeup, ended: true)
                     phases[index] = .idle
+                case 3:
+                    // Held for its own frame: the owner stays, nobody is woken.
+                    let (_, wakeup) = slot.hold(Instance(), until: frame(of: thread))
+                    #expect(wakeup == nil)
+                    phases[index] = .holding
                 default:
                     slot.drop()
-                    wakeup = nil
-                }
-                if let wakeup {
-                    // Every thread that waited is told; none is left registered on a finished slot.
-                    let woken = Set(wakeup.waiters.map(ObjectIdentifier.init))
-                    for (other, phase) in zip(threads, phases) where phase == .waiting {
-                        #expect(woken.contains(ObjectIdentifier(other)), "a waiter was lost")
-                    }
-                    #expect(slot.waiters.isEmpty)
-                    for waiting in phases.indices where phases[waiting] == .waiting { phases[waiting] = .idle }
                 }
             case .waiting:
-                #expect(slot.waiters.contains { $0.identity === thread }, "a waiter stays until woken")
+                if waiter.isTask && Bool.random(using: &random) {
+                    // Cancelled: it leaves, and is never woken after.
+                    slot.removeWaiter(thread)
+                    phases[index] = .idle
+                } else {
+                    #expect(slot.waiters.contains { $0.identity === thread }, "a waiter stays until woken")
+                }
             }
-            #expect(phases.filter { $0 == .building }.count == (slot.owner == nil ? 0 : 1))
+            let owners = phases.filter { $0 == .building || $0 == .holding }.count
+            #expect(owners == (slot.owner == nil ? 0 : 1))
             if published != nil, let object = slot.publishedObject { #expect(same(object, published)) }
+            for (index, count) in wakes.enumerated() { #expect(count <= 1, "waiter \(index) woken twice") }
         }
         #expect(builds >= 1)
+    }
+}
+
+extension SingletonSlot.Waiter {
+    fileprivate var isTask: Bool {
+        if case .task = self { true } else { false }
     }
 }
 
