@@ -208,7 +208,7 @@ private final class PinnedAssembly: Assembly, @unchecked Sendable {
     var usesHeld: UsesHeld {
         define(scope: .singleton) {
             self.threadStarted.open()
-            Thread.sleep(forTimeInterval: 0.3)  // task B is blocked waiting for this singleton
+            untilSomeoneWaits(for: self, "usesHeld")  // task B is blocked waiting for this singleton
             return UsesHeld(held: self.held)
         }
     }
@@ -275,7 +275,7 @@ struct AsyncWaitTests {
         let builder = Task { try await app.token }
         while app.counter["token"] == 0 { await Task.yield() }
         let reader = Task { try await app.session }
-        try await Task.sleep(nanoseconds: 20_000_000)
+        await untilSomeoneWaits(for: app, "token")  // the reader waits for the token its builder builds
         reader.cancel()
         try await Task.sleep(nanoseconds: 20_000_000)
         app.gate.open()
@@ -292,7 +292,7 @@ struct AsyncWaitTests {
             await app.bStarted.wait()
             let a = Task { try await app.builtByA }
             await app.aWaits.wait()
-            try? await Task.sleep(nanoseconds: 50_000_000)  // A waits for builtByB
+            await untilSomeoneWaits(for: app, "builtByB")  // A waits for builtByB
             let fromThread = Guarded<UsesHeld?>(nil)
             let threadFinished = Gate()
             Thread.detachNewThread {

@@ -132,7 +132,7 @@ private final class StallAssembly: Assembly, @unchecked Sendable {
         define(scope: .singleton) { definition in
             let node = definition *~> PNode()
             arrive.value?()
-            usleep(100_000)  // let the other thread wait for `a` first
+            untilSomeoneWaits(for: self, "a")  // the other thread waits for `a` first
             node.peer = self.b
             return node
         }
@@ -331,6 +331,16 @@ private final class NestC: Assembly, @unchecked Sendable {
 private final class WeakAssembly: Assembly, @unchecked Sendable {
     let counter = Counter()
     let inside = PRef<@Sendable () -> Void>()
+    private let hasWaited = PRef<Bool>(false)
+
+    /// The gate of the first build: it returns once another thread waits for `weak`. A build after
+    /// that (the instance was released meanwhile) has nobody to wait for it, and goes on.
+    func untilTheOtherThreadWaits() {
+        guard hasWaited.value != true else { return }
+        untilSomeoneWaits(for: self, "weak")
+        hasWaited.value = true
+    }
+
     var weak: PNode {
         define(scope: .weakSingleton) {
             counter.tick()
@@ -640,14 +650,12 @@ private func ring(_ count: Int) -> [RingAssembly] {
     @Test func aWeakSingletonRebuiltWhileAnotherThreadWaitsForIt() {
         for _ in 0..<100 {
             let family = WeakAssembly()
-            family.inside.value = { usleep(3_000) }
+            // Whichever thread builds it waits, inside the body, until the other waits for it.
+            family.inside.value = { [unowned family] in family.untilTheOtherThreadWaits() }
             let results = (0..<2).map { _ in PRef<PNode>() }
             #expect(
                 finishes(within: 30) {
-                    onThreads(2) { thread in
-                        if thread == 1 { usleep(500) }
-                        results[thread].value = family.weak
-                    }
+                    onThreads(2) { thread in results[thread].value = family.weak }
                 }
             )
             #expect(results[0].value === results[1].value)
@@ -841,11 +849,8 @@ private func ring(_ count: Int) -> [RingAssembly] {
         await #expect(processExitsWith: .success) {
             Assembly.singletonWaitWarningDelay = .infinity
             let family = WeakAssembly()
-            family.inside.value = { usleep(200_000) }
-            onThreads(2) { thread in
-                if thread == 1 { usleep(50_000) }
-                _ = family.weak
-            }
+            family.inside.value = { [unowned family] in family.untilTheOtherThreadWaits() }
+            onThreads(2) { _ in _ = family.weak }
         }
     }
 

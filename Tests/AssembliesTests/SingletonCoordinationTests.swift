@@ -131,7 +131,7 @@ private final class StepWiredAssembly: Assembly, @unchecked Sendable {
             definition.afterAllInjections { box in
                 // Another thread asks for the singleton now; it must not get it before this step.
                 self.started.signal()
-                Thread.sleep(forTimeInterval: 0.05)
+                untilSomeoneWaits(for: self, "wired")
                 box.item = CoordinatedLogger()
             }
             return Box()

@@ -60,6 +60,8 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
     let failures: Failures
     /// Signalled when a failing build of `singletonDatabase` has claimed its slot.
     let failingBuildStarted = DispatchSemaphore(value: 0)
+    /// Set by a test whose other threads read `singletonDatabase` while a failing build runs.
+    let othersRead = Guarded(false)
 
     required init() {
         failures = Failures(["database", "singletonDatabase"])
@@ -83,7 +85,9 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
                 let failing = failures.fails("singletonDatabase")
                 if failing {
                     failingBuildStarted.signal()
-                    Thread.sleep(forTimeInterval: 0.05)  // while the other threads wait for the slot
+                    if othersRead.withLock({ $0 }) {
+                        untilSomeoneWaits(for: self, "singletonDatabase")  // another thread waits for the slot
+                    }
                 }
                 return try ThrowingDatabase.open("postgres://single", failing: failing)
             }
@@ -262,6 +266,7 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
     @Test func threadsWaitingForASingletonWhoseBodyThrewBuildItThemselves() {
         let app = ThrowingAssembly()
         let outcomes = Guarded<[String]>([])
+        app.othersRead.withLock { $0 = true }
         let finished = finishes {
             onThreads(4) { thread in
                 if thread > 0 {
