@@ -365,7 +365,7 @@ struct AsyncDefinitionLifecycleTests {
         let builder = Task { try await app.slow }
         while app.counter["slow"] == 0 { await Task.yield() }
         let reader = Task { try await app.slow }
-        try await Task.sleep(nanoseconds: 10_000_000)
+        await untilSomeoneWaits(for: app, "slow")  // the reader waits for the builder's instance
         reader.cancel()
         await #expect(throws: CancellationError.self) { try await reader.value }
         app.gate.open()
@@ -379,9 +379,8 @@ struct AsyncDefinitionLifecycleTests {
         let builder = Task { await app.slowNonThrowing }
         while app.counter["slowNonThrowing"] == 0 { await Task.yield() }
         let reader = Task { await app.slowNonThrowing }
-        try await Task.sleep(nanoseconds: 10_000_000)
+        await untilSomeoneWaits(for: app, "slowNonThrowing")  // the reader waits for the builder's instance
         reader.cancel()
-        try await Task.sleep(nanoseconds: 10_000_000)
         app.gate.open()
         #expect(await reader.value === builder.value)
         #expect(app.counter["slowNonThrowing"] == 1)
