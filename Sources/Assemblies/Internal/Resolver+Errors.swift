@@ -17,14 +17,15 @@ extension Resolver {
         if thread.mayHaveForeignDependencies { takeInbox() }
         let frame = frames + index
         let serial = frame.pointee.serial
-        if frame.pointee.flags.contains(.handedOut), let handout = takeHandout(of: serial, keepingPath: true) {
+        if frame.pointee.flags.contains(.handedOut) {
             // Its own instance was taken: what took it keeps an object that will never be finished.
             // (An instance of a frame below, handed out to this one, is another matter: this read is
             // undone, and the frame below goes on.)
+            let isLonger = frame.pointee.flags.contains(.handedOutInALongerCycle)
             Failure.threwAfterHandingOut(
                 Array(threadChain(to: frame.pointee.key).dropLast()),
-                takenBy: handout.taker,
-                through: handoutPaths[serial] ?? []
+                takenBy: takers[index],
+                through: isLonger ? takerPaths[index] ?? [] : []
             )
         }
         if frame.pointee.flags.contains(.hasHooks) {

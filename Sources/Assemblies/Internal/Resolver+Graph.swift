@@ -67,6 +67,10 @@ extension Resolver {
         // Releasing instances runs their deinit, which may read assemblies again: that starts a new
         // top-level resolution on the spare resolver.
         isClosing = true
+        if !takerPaths.isEmpty {
+            // Every frame has left: what they recorded is of no more use.
+            takerPaths.removeAll()
+        }
         if lowestHandedOut != .max || !pending.isEmpty {
             // Every frame has left, so these were settled already; this only keeps a mistake in
             // that bookkeeping from holding a singleton back for ever.
@@ -264,7 +268,7 @@ extension Resolver {
     /// body of the innermost definition — of this resolver, or of `chain`, the definitions from
     /// `frame`'s to the reader's when the reader is a graph opened above this one on the thread:
     /// what is finished above the frame waits for it (see ``lowestHandedOut``), and the first taker
-    /// is kept for a body that throws afterwards (see ``handout``).
+    /// is kept for a body that throws afterwards (see ``takers``).
     func handOut(_ frame: Int, chain: [DefinitionKey]? = nil) {
         if frame < lowestHandedOut { lowestHandedOut = frame }
         guard !frames[frame].flags.contains(.handedOut) else { return }
@@ -284,28 +288,16 @@ extension Resolver {
         }
     }
 
-    /// Removes the record of who took the instance of the frame numbered `serial`, and returns it.
-    func takeHandout(of serial: UInt64, keepingPath: Bool = false) -> Handout? {
-        var found: Handout
-        if let latest = handout, latest.serial == serial {
-            handout = earlierHandouts.isEmpty ? nil : earlierHandouts.removeLast()
-            found = latest
-        } else {
-            guard let index = earlierHandouts.lastIndex(where: { $0.serial == serial }) else { return nil }
-            found = earlierHandouts.remove(at: index)
-        }
-        if found.isLonger && !keepingPath { handoutPaths[serial] = nil }
-        return found
-    }
-
     /// Flags `frame` as handed out and records who took it first: `taker`, or another thread (nil).
     func recordHandout(of frame: Int, to taker: DefinitionKey?, between: [DefinitionKey]?) {
         guard !frames[frame].flags.contains(.handedOut) else { return }
         frames[frame].flags.insert(.handedOut)
-        let serial = frames[frame].serial
-        if let latest = handout { earlierHandouts.append(latest) }
-        handout = Handout(serial: serial, taker: taker, isLonger: between != nil)
-        if let between { handoutPaths[serial] = between }
+        while takers.count <= frame { takers.append(nil) }
+        takers[frame] = taker
+        if let between {
+            frames[frame].flags.insert(.handedOutInALongerCycle)
+            takerPaths[frame] = between
+        }
     }
 
     /// Warns when the in-flight instance of `frame` handed out to a read of `key` is a value, which
@@ -451,9 +443,6 @@ extension Resolver {
             }
         } else {
             frame.object?.release()
-        }
-        if frame.flags.contains(.handedOut) {
-            _ = takeHandout(of: frame.serial)
         }
         if index == lowestHandedOut {
             handedOutFrameLeft()

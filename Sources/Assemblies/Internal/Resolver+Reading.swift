@@ -33,8 +33,10 @@ extension Resolver {
         /// Its read installed this resolver as the thread's current one: leaving it puts back the
         /// resolver it replaced (see ``install(over:)``).
         static let uninstalls = FrameFlags(rawValue: 1 << 4)
-        /// Its in-flight instance was handed out while it was being wired (see ``handout``).
+        /// Its in-flight instance was handed out while it was being wired (see ``takers``).
         static let handedOut = FrameFlags(rawValue: 1 << 5)
+        /// The read that took it came through other definitions (see ``takerPaths``).
+        static let handedOutInALongerCycle = FrameFlags(rawValue: 1 << 6)
     }
 
     // MARK: Entering

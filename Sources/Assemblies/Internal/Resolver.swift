@@ -177,16 +177,6 @@ final class Resolver {
         let serial: UInt64
     }
 
-    /// The first read that took a frame's in-flight instance (see ``handout``).
-    struct Handout {
-        /// The serial of the frame whose instance was taken.
-        let serial: UInt64
-        /// The definition whose body took it, or nil when another thread took it.
-        let taker: DefinitionKey?
-        /// Whether definitions came between the frame's and the taker's (see ``handoutPaths``).
-        let isLonger: Bool
-    }
-
     /// Entries whose keys carry argument values, each with the key that keeps its values alive
     /// until the graph closes; then the table's keys drop them, so that it keeps no argument alive.
     @exclusivity(unchecked) var argumentEntries: [(index: Int32, key: StoredKey)] = []
@@ -234,16 +224,16 @@ final class Resolver {
     /// a cycle), or `Int.max`. A stored instance finished above such a frame may point at that
     /// unfinished instance, so it waits (see ``pending``) until the frame has finished.
     @exclusivity(unchecked) var lowestHandedOut = Int.max
-    /// Who took the in-flight instance of each frame flagged ``FrameFlags/handedOut``, recorded the
-    /// first time it was handed out: a body that throws after its own instance was taken names the
-    /// definition that took it (see ``undo(_:)``). The latest record is kept apart from the others,
-    /// so that the common case, one cycle at a time, costs no array.
-    @exclusivity(unchecked) var handout: Handout?
-    /// The records before ``handout``, in the order they were made.
-    @exclusivity(unchecked) var earlierHandouts: [Handout] = []
-    /// The definitions between a handed-out frame's and its taker, in longer cycles, by the frame's
-    /// serial: apart from ``handout``, so that a record is trivial to copy.
-    @exclusivity(unchecked) var handoutPaths: [UInt64: [DefinitionKey]] = [:]
+    /// Who first took the in-flight instance of a frame, by frame index — the definition whose body
+    /// took it, or nil for another thread — so that a body that throws after its own instance was
+    /// taken names the taker (see ``undo(_:)``). Read only for a frame flagged
+    /// ``FrameFlags/handedOut``: an entry is written when its frame is flagged, and outlives it
+    /// until the next one at that index, which costs nothing to leave behind.
+    @exclusivity(unchecked) var takers: [DefinitionKey?] = []
+    /// The definitions between a frame and its taker, for frames flagged
+    /// ``FrameFlags/handedOutInALongerCycle``, by frame index: apart, so that ``takers`` stays
+    /// trivial to copy.
+    @exclusivity(unchecked) var takerPaths: [Int: [DefinitionKey]] = [:]
     /// Stored instances finished on this thread that wait for ``lowestHandedOut`` to finish.
     @exclusivity(unchecked) var pending: [Pending] = []
     /// Stored instances finished while the graph has `afterAllInjections` steps to run, waiting for
