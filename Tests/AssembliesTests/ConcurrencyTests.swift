@@ -197,13 +197,22 @@ private final class StoredScopesAssembly: Assembly, @unchecked Sendable {
     var shiftLamp: Lamp { define(scope: .concurrencyShift) { Lamp() } }
 
     let started = DispatchSemaphore(value: 0)
+    /// Signalled by a test once it has reset the scope while the first ticket was being built.
+    let resetDone = DispatchSemaphore(value: 0)
+    private let isFirstTicket = Guarded(true)
 
-    /// A ticket whose body signals `started`, then takes a while.
+    /// A ticket whose first build signals `started`, then goes on only once the test has reset the
+    /// scope: the reset happens while the instance is being built.
     var slowTicket: Ticket {
         define(scope: .concurrencyShift) {
             counter.tick("ticket")
-            started.signal()
-            usleep(50_000)
+            if isFirstTicket.withLock({ first in
+                defer { first = false }
+                return first
+            }) {
+                started.signal()
+                resetDone.wait()
+            }
             return Ticket(counter: counter, lamp: Lamp())
         }
     }
@@ -359,6 +368,7 @@ private final class StoredScopesAssembly: Assembly, @unchecked Sendable {
             } else {
                 assembly.started.wait()
                 assembly.reset(.concurrencyShift)
+                assembly.resetDone.signal()
             }
         }
         #expect(assembly.counter["dispose"] == 1)
