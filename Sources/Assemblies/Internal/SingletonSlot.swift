@@ -59,9 +59,9 @@ final class SingletonSlot: @unchecked Sendable {
 
     struct Held {
         /// The finished instance.
-        let object: AnyObject
+        var object: AnyObject
         /// The frame still being wired that it waits for.
-        let dependency: FrameReference
+        var dependency: FrameReference
         /// The thread or task that built it: it publishes it once what it waits for has finished.
         let holder: ResolverThread
         let chain: BuildChain
@@ -157,8 +157,8 @@ final class SingletonSlot: @unchecked Sendable {
     enum Claimed {
         /// A published instance, or one held for the claimant.
         case instance(AnyObject)
-        /// The claimant builds it: the slot is now building for it.
-        case build
+        /// The claimant builds it: the slot is now building for it, through `chain`.
+        case build(BuildChain)
         /// The claimant's own graph builds it: its registered instance (nil before `*~>`).
         case inFlight(AnyObject?, builder: FrameReference)
         /// Another thread or task builds or holds it, and runs below the claimant on this very
@@ -177,11 +177,9 @@ final class SingletonSlot: @unchecked Sendable {
         case .publishedWeakly(let reference):
             if let object = reference.object { return .instance(object) }
             // Released: a new instance is built in the same slot.
-            state = .building(Build(owner: thread, builder: frame, chain: chain()))
-            return .build
+            return startBuilding(by: thread, in: frame, chain: chain())
         case .gone:
-            state = .building(Build(owner: thread, builder: frame, chain: chain()))
-            return .build
+            return startBuilding(by: thread, in: frame, chain: chain())
         case .held(let held) where held.owner === thread:
             return .instance(held.object)
         case .building(let build) where build.owner === thread:
@@ -191,6 +189,11 @@ final class SingletonSlot: @unchecked Sendable {
         case .held(let held):
             return held.owner.isBelow(thread) ? .heldBelow(held.chain) : .busy(owner: held.owner)
         }
+    }
+
+    private func startBuilding(by thread: ResolverThread, in frame: FrameReference, chain: BuildChain) -> Claimed {
+        state = .building(Build(owner: thread, builder: frame, chain: chain))
+        return .build(chain)
     }
 
     /// What a thread gets that takes the slot's instance to break a cycle of waits.
@@ -221,32 +224,36 @@ final class SingletonSlot: @unchecked Sendable {
     /// Adds `waiter` to the slot, which another thread or task builds or holds, unless it waits
     /// already.
     func add(_ waiter: Waiter) {
-        modifyWaiters { waiters in
+        let isUnfinished = modifyUnfinished { waiters, _ in
             if !waiters.contains(where: { $0.identity === waiter.identity }) { waiters.append(waiter) }
         }
+        precondition(isUnfinished, "Assemblies: a waiter was added to a finished slot")
     }
 
     /// Removes the waiter that `thread` is, if it still waits: a finished slot has none.
     func removeWaiter(_ thread: ResolverThread) {
-        guard owner != nil else { return }
-        modifyWaiters { waiters in
+        modifyUnfinished { waiters, _ in
             if let index = waiters.firstIndex(where: { $0.identity === thread }) { waiters.remove(at: index) }
         }
     }
 
-    private func modifyWaiters(_ change: (inout [Waiter]) -> Void) {
+    /// Changes the waiters and the dropped flag of a slot that is building or held; false, changing
+    /// nothing, when it is finished or gone.
+    @discardableResult
+    private func modifyUnfinished(_ change: (inout [Waiter], inout Bool) -> Void) -> Bool {
         switch state {
         case .building(var build):
             state = .gone  // the payload is moved out and back, so that changing it copies nothing
-            change(&build.waiters)
+            change(&build.waiters, &build.isDropped)
             state = .building(build)
         case .held(var held):
             state = .gone
-            change(&held.waiters)
+            change(&held.waiters, &held.isDropped)
             state = .held(held)
         case .published, .publishedWeakly, .gone:
-            preconditionFailure("Assemblies: a waiter was added to or removed from a finished slot")
+            return false
         }
+        return true
     }
 
     // MARK: Building
@@ -265,8 +272,9 @@ final class SingletonSlot: @unchecked Sendable {
     /// what a held slot waits for changed hands. Returns the registered instance the slot no longer
     /// keeps, and the waiters to wake when the only thread that may take the slot has changed.
     func hold(_ object: AnyObject, until dependency: FrameReference) -> (released: AnyObject?, wakeup: Wakeup?) {
-        let previousOwner: ResolverThread
+        // Who built it, its chain, its waiters and whether it was dropped stay.
         let next: Held
+        let previousOwner: ResolverThread
         var released: AnyObject?
         switch state {
         case .building(let build):
@@ -280,16 +288,11 @@ final class SingletonSlot: @unchecked Sendable {
                 waiters: build.waiters,
                 isDropped: build.isDropped
             )
-        case .held(let held):
+        case .held(var held):
             previousOwner = held.owner
-            next = Held(
-                object: object,
-                dependency: dependency,
-                holder: held.holder,
-                chain: held.chain,
-                waiters: held.waiters,
-                isDropped: held.isDropped
-            )
+            held.object = object
+            held.dependency = dependency
+            next = held
         case .published, .publishedWeakly, .gone:
             preconditionFailure("Assemblies: a slot that isn't being built was held")
         }
@@ -331,20 +334,7 @@ final class SingletonSlot: @unchecked Sendable {
     /// drops a published instance itself).
     @discardableResult
     func drop() -> Bool {
-        switch state {
-        case .building(var build):
-            state = .gone
-            build.isDropped = true
-            state = .building(build)
-            return true
-        case .held(var held):
-            state = .gone
-            held.isDropped = true
-            state = .held(held)
-            return true
-        case .published, .publishedWeakly, .gone:
-            return false
-        }
+        modifyUnfinished { _, isDropped in isDropped = true }
     }
 
     /// Takes the waiters to wake: every task (each resumed once, and no longer a waiter), and
@@ -362,7 +352,7 @@ final class SingletonSlot: @unchecked Sendable {
                 if let continuation = task.continuation.take() { wakeup.tasks.append(continuation) }
             }
         }
-        modifyWaiters { $0 = remaining }
+        modifyUnfinished { waiters, _ in waiters = remaining }
         return wakeup
     }
 

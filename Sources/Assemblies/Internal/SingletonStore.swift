@@ -19,6 +19,8 @@ final class SingletonStore: @unchecked Sendable {
     // @unchecked: `slots` and `resettables` (and every slot's fields) are only touched under `lock`.
     private let lock = Lock()
     private let changed = Condition()
+    /// Broadcast when a thread or task becomes a slot's waiter (see ``awaitWaiter(member:within:)``).
+    private let waiterAdded = Condition()
     private var slots: [DefinitionKey: SingletonSlot] = [:]
     /// The published instances of each resettable scope, in the order they were built.
     private var resettables: [UInt32: [SingletonSlot]] = [:]
@@ -130,7 +132,7 @@ final class SingletonStore: @unchecked Sendable {
             let owner: ResolverThread
             switch slot.claim(by: claimant.thread, in: claimant.frame, chain: claimant.chain) {
             case .instance(let object): return .instance(object)
-            case .build: return .build(slot, chain: slot.chain!)
+            case .build(let chain): return .build(slot, chain: chain)
             case .inFlight(let object, let builder): return .inFlight(object, builder: builder)
             case .heldBelow(let chain): return .heldBelow(chain: chain)
             case .busy(let busy): owner = busy
@@ -142,7 +144,7 @@ final class SingletonStore: @unchecked Sendable {
             if waitingFor !== slot { waitingFor?.removeWaiter(claimant.thread) }
             // Each time round: a build that ended let its waiters go, and a weak singleton's slot
             // may be building again, for another thread, with no waiter.
-            slot.add(.thread(claimant.thread))
+            add(.thread(claimant.thread), to: slot)
             waitingFor = slot
             waited = true
             let now = Clock.seconds()
@@ -171,7 +173,7 @@ final class SingletonStore: @unchecked Sendable {
             let slot = slot(key, scope: scope)
             switch slot.claim(by: claimant.thread, in: claimant.frame, chain: claimant.chain) {
             case .instance(let object): return .instance(object)
-            case .build: return .build(slot, chain: slot.chain!)
+            case .build(let chain): return .build(slot, chain: chain)
             case .inFlight(let object, let builder): return .inFlight(object, builder: builder)
             case .heldBelow, .busy: return .busy(slot)
             }
@@ -224,7 +226,7 @@ final class SingletonStore: @unchecked Sendable {
                 return .cycle(chain: slot.chain!.definitions + awaited)
             }
             waiter.continuation = continuation
-            slot.add(.task(waiter))
+            add(.task(waiter), to: slot)
             return nil
         }
         // Resumed outside the lock: a cancellation handler may take it while holding the task's.
@@ -272,6 +274,27 @@ final class SingletonStore: @unchecked Sendable {
             return continuation
         }
         continuation?.resume(returning: .cancelled)
+    }
+
+    /// Makes `waiter` a waiter of `slot`. Lock held.
+    private func add(_ waiter: SingletonSlot.Waiter, to slot: SingletonSlot) {
+        slot.add(waiter)
+        waiterAdded.broadcast()
+    }
+
+    /// Blocks until a thread or task waits for the stored definition `member` — or `seconds` have
+    /// passed; returns whether one does. For tests: "the other reader waits for it now", without
+    /// sleeping and hoping it does.
+    func awaitWaiter(member: String, within seconds: Double) -> Bool {
+        let deadline = Clock.seconds() + seconds
+        lock.lock()
+        defer { lock.unlock() }
+        while !slots.values.contains(where: { $0.key.member == member && !$0.waiters.isEmpty }) {
+            let left = deadline - Clock.seconds()
+            guard left > 0 else { return false }
+            _ = waiterAdded.wait(releasing: lock, seconds: left)
+        }
+        return true
     }
 
     /// Stops when `key` reads `slot` as another type (an explicit key) or in another scope: the

@@ -22,11 +22,6 @@ enum WaitRegistry {
     static let lock = Lock()
     /// Registry field: the threads that depend on each frame that other threads took instances from.
     nonisolated(unsafe) private static var dependents: [FrameReference: [ResolverThread]] = [:]
-    /// Registry field: the threads and tasks between ``beginWait(_:for:of:ownedBy:)`` and
-    /// ``endWait(_:)``, for ``awaitWaiter(on:member:within:)``.
-    nonisolated(unsafe) private static var waiting: [ObjectIdentifier: ResolverThread] = [:]
-    /// Broadcast whenever a wait for a slot begins.
-    private static let waitBegan = Condition()
 
     // MARK: Waiting for a slot
 
@@ -50,29 +45,7 @@ enum WaitRegistry {
                 return false
             }
             thread.waitingFor = .slot(slot, owner: owner, store: store)
-            if waiting.updateValue(thread, forKey: ObjectIdentifier(thread)) == nil { waitBegan.broadcast() }
             return true
-        }
-    }
-
-    /// Blocks until a thread or task waits for the singleton (or weak singleton, or resettable
-    /// instance) `member` in `store` — or `seconds` have passed; returns whether one does. For
-    /// tests: "the other reader waits for it now", without sleeping and hoping it does.
-    static func awaitWaiter(in store: SingletonStore, member: String, within seconds: Double) -> Bool {
-        let deadline = Clock.seconds() + seconds
-        lock.lock()
-        defer { lock.unlock() }
-        while true {
-            for thread in waiting.values {
-                if case .slot(let slot, _, let waitedStore)? = thread.waitingFor, waitedStore === store,
-                    slot.key.member == member
-                {
-                    return true
-                }
-            }
-            let left = deadline - Clock.seconds()
-            guard left > 0 else { return false }
-            _ = waitBegan.wait(releasing: lock, seconds: left)
         }
     }
 
@@ -113,7 +86,6 @@ enum WaitRegistry {
     static func endWait(_ thread: ResolverThread) -> Bool {
         lock.withLock {
             thread.waitingFor = nil
-            waiting[ObjectIdentifier(thread)] = nil
             return thread.isPinned
         }
     }

@@ -6,7 +6,7 @@ import Testing
 /// family: the gate a test uses to set up "the other reader waits for it now", where a sleep would
 /// only hope so. Records an issue if nobody does within `seconds`.
 func untilSomeoneWaits(for assembly: Assembly, _ member: String, within seconds: Double = 20) {
-    if !WaitRegistry.awaitWaiter(in: assembly.family.singletons, member: member, within: seconds) {
+    if !assembly.family.singletons.awaitWaiter(member: member, within: seconds) {
         Issue.record("nobody waited for \(type(of: assembly)).\(member) within \(seconds) s")
     }
 }
@@ -15,7 +15,7 @@ func untilSomeoneWaits(for assembly: Assembly, _ member: String, within seconds:
 /// thread of the concurrency pool, which the task it waits for may need.
 func untilSomeoneWaits(for assembly: Assembly, _ member: String, within seconds: Double = 20) async {
     let deadline = ContinuousClock.now + .seconds(seconds)
-    while !WaitRegistry.awaitWaiter(in: assembly.family.singletons, member: member, within: 0) {
+    while !assembly.family.singletons.awaitWaiter(member: member, within: 0) {
         guard ContinuousClock.now < deadline else {
             Issue.record("nobody waited for \(type(of: assembly)).\(member) within \(seconds) s")
             return
