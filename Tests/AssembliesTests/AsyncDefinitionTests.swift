@@ -308,15 +308,17 @@ extension Scope {
 }
 
 /// A singleton whose body starts a child task that reads the same singleton, then waits for the
-/// child: the child waits for the parent's build, which it can't get before the body returns. The
-/// body cancels the child after a while, so that the program goes on.
+/// child: the child waits for the parent's build, which it can't get before the body returns. Once
+/// the child has waited longer than the warning's delay (0.2 s), the body cancels it, so that the
+/// program goes on.
 private final class ParentAwaitsChildAssembly: Assembly, @unchecked Sendable {
     var shared: Log {
         get async throws {
             try await define(scope: .singleton) {
                 try Task.checkCancellation()  // an untyped throws: a waiting reader can be cancelled
                 let child = Task { try await self.shared }
-                try? await Task.sleep(nanoseconds: 600_000_000)
+                await untilSomeoneWaits(for: self, "shared")
+                try? await Task.sleep(nanoseconds: 500_000_000)
                 child.cancel()
                 _ = try? await child.value
                 return Log()

@@ -93,8 +93,7 @@ private final class HandOverAssembly: Assembly, @unchecked Sendable {
         get async {
             await define(scope: .singleton) {
                 await self.readConfig.wait()
-                // Long enough for the first task to be waiting for this singleton.
-                try? await Task.sleep(nanoseconds: 50_000_000)
+                await untilSomeoneWaits(for: self, "second")  // the first task waits for this singleton
                 return Second(config: self.config)
             }
         }
@@ -196,6 +195,7 @@ private final class PinnedAssembly: Assembly, @unchecked Sendable {
     let letBRead = Gate()
     let letBFinish = Gate()
     let threadStarted = Gate()
+    let threadTookHeld = Gate()
 
     var held: Held {
         define(scope: .singleton) { definition in
@@ -209,7 +209,9 @@ private final class PinnedAssembly: Assembly, @unchecked Sendable {
         define(scope: .singleton) {
             self.threadStarted.open()
             untilSomeoneWaits(for: self, "usesHeld")  // task B is blocked waiting for this singleton
-            return UsesHeld(held: self.held)
+            let held = self.held  // taken from task A, found on a cycle of waits and pinned
+            self.threadTookHeld.open()
+            return UsesHeld(held: held)
         }
     }
 
@@ -277,7 +279,8 @@ struct AsyncWaitTests {
         let reader = Task { try await app.session }
         await untilSomeoneWaits(for: app, "token")  // the reader waits for the token its builder builds
         reader.cancel()
-        try await Task.sleep(nanoseconds: 20_000_000)
+        // The cancelled reader, whose instance was handed out, waits again.
+        await untilSomeoneWaits(for: app, "token")
         app.gate.open()
         let session = try await reader.value
         #expect(session.user?.session === session)
@@ -285,7 +288,7 @@ struct AsyncWaitTests {
     }
 
     @Test func aCancelledTaskOnACycleOfWaitsThatAThreadBrokeKeepsWaiting() async {
-        await #expect(processExitsWith: .success) {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             stopsAfter(seconds: 20)
             let app = PinnedAssembly()
             let b = Task { try await app.builtByB }
@@ -302,9 +305,10 @@ struct AsyncWaitTests {
             }
             await app.threadStarted.wait()
             app.letBRead.open()  // B waits for usesHeld; the thread then finds the cycle
-            try? await Task.sleep(nanoseconds: 600_000_000)
+            await app.threadTookHeld.wait()
             a.cancel()
-            try? await Task.sleep(nanoseconds: 100_000_000)
+            // A, pinned, handled its cancellation by waiting again.
+            await untilSomeoneWaits(for: app, "builtByB")
             app.letBFinish.open()
             guard let builtByA = try? await a.value, let builtByB = try? await b.value else { exit(3) }
             await threadFinished.wait()
@@ -314,6 +318,8 @@ struct AsyncWaitTests {
                 exit(6)
             }
         }
+        let message = stderr(of: result)
+        #expect(!message.contains("Assemblies:"), "\(message)")
     }
 
     @Test func aCancellationThatRacesTheStartOfAWaitIsNeverLost() async {

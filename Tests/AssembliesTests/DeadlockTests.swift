@@ -19,11 +19,14 @@ private final class Family: Assembly, @unchecked Sendable {
     let counter = Counter()
     /// Runs in the middle of the body of `waiting` and `waitingSingleton`.
     let wait = Slot<@Sendable () -> Void>()
+    /// Runs in the middle of the body of `first`.
+    let inFirst = Slot<@Sendable () -> Void>()
     let other = Slot<Family>()
 
     var first: Service {
         define(scope: .singleton) {
             counter.tick()
+            self.inFirst.value?()
             return Service()
         }
     }
@@ -168,20 +171,26 @@ private final class Family: Assembly, @unchecked Sendable {
 
     @Test func activatingFromABodyWhileAnotherThreadActivatesFinishes() {
         let family = Family()
-        let started = DispatchSemaphore(value: 0)
-        family.wait.value = {
-            // Let the other thread start activating — and read an eager singleton — first.
-            started.signal()
-            Thread.sleep(forTimeInterval: 0.1)
+        let activating = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        // The other thread activates first: it builds the eager singleton `first`, and holds it
+        // until this thread, activating from a body, waits for it.
+        family.inFirst.value = {
+            activating.signal()
+            release.wait()
         }
+        family.wait.value = { activating.wait() }
         #expect(
             finishes {
-                onThreads(2) { thread in
-                    if thread == 0 {
+                onThreads(3) { thread in
+                    switch thread {
+                    case 0:
                         _ = family.activating
-                    } else {
-                        started.wait()
+                    case 1:
                         family.activate()
+                    default:
+                        untilSomeoneWaits(for: family, "first")
+                        release.signal()
                     }
                 }
             }

@@ -18,9 +18,14 @@ private final class SharedAssembly: Assembly, @unchecked Sendable {
         }
     }
 
-    /// Slow to build, so that other threads wait for it.
+    /// Opened once `slowSession`'s body runs.
+    let slowSessionStarted = DispatchSemaphore(value: 0)
+
+    /// Slow to build: it takes longer than the wait warning's delay, so that a thread that reads it
+    /// meanwhile warns.
     var slowSession: SharedSession {
         define(scope: .prototype) {
+            slowSessionStarted.signal()
             Thread.sleep(forTimeInterval: 0.4)
             return SharedSession()
         }
@@ -147,7 +152,9 @@ private func identitiesReadOnThreads(
             app.makeDefault()
             let holder = SlowHolder()
             let seen = Guarded<Set<ObjectIdentifier>>([])
-            onThreads(2) { _ in
+            onThreads(2) { thread in
+                // The second reader reads once the first is resolving.
+                if thread == 1 { app.slowSessionStarted.wait() }
                 let identity = ObjectIdentifier(holder.session)
                 seen.withLock { $0.insert(identity) }
             }

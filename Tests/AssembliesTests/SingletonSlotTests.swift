@@ -74,7 +74,7 @@ struct SingletonSlotTests {
         let instance = Instance()
         let (ended, dropped) = slot.publish(instance)
         #expect(dropped == nil)
-        #expect(ended.wakeup.hasThreads, "the blocked thread is woken")
+        #expect(ended.wakeup.threads.map(ObjectIdentifier.init) == [ObjectIdentifier(reader)], "the thread is woken")
         #expect(ended.wakeup.waiters.map(ObjectIdentifier.init) == [ObjectIdentifier(reader)])
         guard case .instance(let object) = claim(slot, by: reader) else {
             Issue.record("published")
@@ -115,7 +115,7 @@ struct SingletonSlotTests {
         slot.add(.thread(waiter))
         let instance = Instance()
         let wakeup = slot.hold(instance, until: frame(of: dependency)).wakeup
-        #expect(wakeup?.hasThreads == true, "the owner changed: waiters look for a cycle again")
+        #expect(wakeup?.threads.count == 1, "the owner changed: waiters look for a cycle again")
         #expect(slot.owner === dependency)
         #expect(slot.hold(instance, until: frame(of: dependency, 1)).wakeup == nil, "same owner: nobody to wake")
         guard case .held(let object, let held, let holder) = slot.take() else {
@@ -123,7 +123,7 @@ struct SingletonSlotTests {
             return
         }
         #expect(same(object, instance) && holder === builder && held == frame(of: dependency, 1))
-        #expect(slot.waiters.count == 1, "a blocked thread stays a waiter until it stops waiting")
+        #expect(slot.waiters.isEmpty, "a woken thread is no longer a waiter: it registers again if it must")
     }
 
     @Test func takingToBreakACycleOfWaitsGetsTheRegisteredInstanceOrNamesTheChain() {
@@ -165,14 +165,14 @@ struct SingletonSlotTests {
         let instance = Instance()
         slot.register(instance)
         let outcome = await withUnsafeContinuation { continuation in
-            task.continuation = continuation
+            task.resume = { continuation.resume(returning: $0) }
             slot.add(.task(task))
             let ended = slot.abandon()
-            #expect(ended.wakeup.hasThreads)
+            #expect(ended.wakeup.threads.count == 1)
             #expect(ended.wakeup.waiters.count == 2, "case F: every waiter, thread and task")
             #expect(ended.released.count == 1 && same(ended.released[0], instance))
-            #expect(task.continuation == nil, "a task is resumed once")
-            for waiter in ended.wakeup.tasks { waiter.resume(returning: .changed) }
+            #expect(task.resume == nil, "a task is resumed once")
+            for resume in ended.wakeup.tasks { resume(.changed) }
         }
         guard case .changed = outcome else {
             Issue.record("the task claims again")
@@ -261,14 +261,14 @@ struct SingletonSlotTests {
         var published: Instance?
         var builds = 0
 
-        /// Every waiter woken is told once; woken tasks leave the slot, threads leave it once it ends.
+        /// Every waiter woken is told once, and leaves the slot.
         func received(_ wakeup: SingletonSlot.Wakeup, ended: Bool) {
             let woken = wakeup.waiters.map(ObjectIdentifier.init)
             #expect(Set(woken).count == woken.count, "a waiter was woken twice by one change")
             for (index, waiter) in waiters.enumerated() where woken.contains(ObjectIdentifier(waiter.identity)) {
                 #expect(phases[index] == .waiting, "only a waiter is woken")
                 wakes[index] += 1
-                if ended || waiter.isTask { phases[index] = .idle }
+                phases[index] = .idle
             }
             for phase in phases where phase == .waiting {
                 #expect(!ended, "a waiter was lost when the slot ended")

@@ -39,7 +39,7 @@ final class AsyncGraph: @unchecked Sendable {
     /// The graph of another family that the task had open when it opened this one, if any.
     let outer: AsyncGraph?
 
-    private init(family: Family, outer: AsyncGraph?, owner: UnsafeCurrentTask) {
+    private init(family: Family, outer: AsyncGraph?, owner: TaskIdentity) {
         self.family = family
         self.outer = outer
         resolver = Resolver(thread: outer?.resolver.thread ?? ResolverThread(task: owner))
@@ -61,7 +61,7 @@ final class AsyncGraph: @unchecked Sendable {
         overriddenBy context: OverrideContext?,
         observedBy observation: Observation?
     ) -> AsyncGraph {
-        guard let task = withUnsafeCurrentTask(body: { $0 }) else {
+        guard let task = TaskIdentity.current else {
             preconditionFailure("Assemblies: an async read outside a task")
         }
         let graph = AsyncGraph(family: family, outer: ofCurrentTask(), owner: task)

@@ -4,21 +4,28 @@
 ///
 /// The first reader resolves with no lock held — resolving runs definition bodies. Readers on other
 /// threads wait for it; a read on the resolving thread itself (the resolution reads the property
-/// it is resolving) stops with a message, since the value doesn't exist yet. A reader that waits
-/// long warns once, as a thread waiting for a singleton does (``WaitWarning``).
+/// it is resolving) stops with a message, since the value doesn't exist yet. A reader waits in the
+/// one wait loop (``ResolverThread/wait(until:)``), and warns once if it waits long.
 final class InjectionCell<Root: Assembly, Value, Stored>: @unchecked Sendable {
     // @unchecked: `state` is only touched while holding `lock`; the key path is immutable. What it
     // stores reaches another thread only through a wrapper that is `Sendable`, which needs
     // `Value: Sendable`.
     let keyPath: KeyPath<Root, Value>
     private let lock = Lock()
-    private let changed = Condition()
     private var state = State.unresolved
 
     private enum State {
         case unresolved
-        case resolving(thread: ObjectIdentifier)
+        /// `thread` resolves it; `waiters` wait for it, each woken once when the state changes.
+        case resolving(thread: ResolverThread, waiters: [ResolverThread])
         case resolved(Stored)
+    }
+
+    /// What a look at the state tells a reader to do.
+    private enum Next {
+        case take(Stored)
+        case resolve
+        case stop
     }
 
     init(_ keyPath: KeyPath<Root, Value>) {
@@ -28,43 +35,48 @@ final class InjectionCell<Root: Assembly, Value, Stored>: @unchecked Sendable {
     /// What was resolved, or else what `resolve` returns, kept unless it is `nil` (the next read
     /// then tries again). `wrapper` names the property wrapper in messages.
     func value(wrapper: String, resolving resolve: () -> Stored?) -> Stored? {
-        let thread = Resolver.withCurrent { ObjectIdentifier($0.thread) }
-        lock.lock()
-        var started: Double?
-        var warned = false
-        while true {
-            switch state {
-            case .resolved(let value):
-                lock.unlock()
-                return value
-            case .resolving(let owner) where owner == thread:
-                lock.unlock()
-                Failure.injectionReadWhileResolving(Root.self, Value.self, wrapper: wrapper)
-            case .resolving:
-                let now = Clock.seconds()
-                let remaining = WaitWarning.delay - (now - (started ?? now))
-                started = started ?? now
-                if warned || remaining > 0 {
-                    changed.wait(releasing: lock, seconds: warned ? nil : remaining)
-                } else {
-                    warned = true
-                    WaitWarning.print(
+        if let resolved = lock.withLock({ () -> Stored?? in
+            guard case .resolved(let value) = state else { return nil }
+            return value
+        }) {
+            return resolved
+        }
+        let thread = Resolver.withCurrent { $0.thread }
+        let next = thread.wait { () -> ResolverThread.WaitStep<Next> in
+            lock.withLock {
+                switch state {
+                case .resolved(let value):
+                    return .done(.take(value))
+                case .resolving(let owner, _) where owner === thread:
+                    return .done(.stop)
+                case .resolving(let owner, var waiters):
+                    _ = WaitRegistry.parker(of: thread)  // before it can be woken
+                    if !waiters.contains(where: { $0 === thread }) { waiters.append(thread) }
+                    state = .resolving(thread: owner, waiters: waiters)
+                    return .waiting {
                         "a thread has waited \(WaitWarning.delay) s for @\(wrapper)(\\\(Root.self).…) as "
                             + "\(Value.self), which another thread is resolving; it goes on waiting."
-                    )
-                }
-            case .unresolved:
-                state = .resolving(thread: thread)
-                lock.unlock()
-                let resolved = resolve()
-                lock.withLock {
-                    if case .resolving(thread) = state {
-                        state = resolved.map { .resolved($0) } ?? .unresolved
                     }
-                    changed.broadcast()
+                case .unresolved:
+                    state = .resolving(thread: thread, waiters: [])
+                    return .done(.resolve)
                 }
-                return resolved
             }
+        }
+        switch next {
+        case .take(let value):
+            return value
+        case .stop:
+            Failure.injectionReadWhileResolving(Root.self, Value.self, wrapper: wrapper)
+        case .resolve:
+            let resolved = resolve()
+            lock.withLock {
+                // Unless `set` or `reset` replaced the state meanwhile, and woke the waiters.
+                guard case .resolving(let owner, let waiters) = state, owner === thread else { return }
+                state = resolved.map { .resolved($0) } ?? .unresolved
+                WaitRegistry.wake(waiters)
+            }
+            return resolved
         }
     }
 
@@ -80,9 +92,9 @@ final class InjectionCell<Root: Assembly, Value, Stored>: @unchecked Sendable {
 
     private func replaceState(with new: State) {
         let replaced: State = lock.withLock {
-            defer {
-                state = new
-                changed.broadcast()
+            defer { state = new }
+            if case .resolving(_, let waiters) = state {
+                WaitRegistry.wake(waiters)
             }
             return state
         }

@@ -43,7 +43,7 @@ final class Recording: Sendable {
 
     /// Records the reads `task` makes: in its async graphs, and those it makes synchronously outside
     /// them, on whichever threads it runs.
-    init(task: UnsafeCurrentTask) {
+    init(task: TaskIdentity) {
         thread = nil
         self.task = RecordedTask(task)
     }
@@ -110,7 +110,7 @@ extension Family {
         isolation: isolated (any Actor)?,
         _ body: () async throws(E) -> Result
     ) async throws(E) -> (Result, [Resolution]) {
-        guard let task = withUnsafeCurrentTask(body: { $0 }) else {
+        guard let task = TaskIdentity.current else {
             preconditionFailure("Assemblies: an async recording outside a task")
         }
         let recording = Recording(task: task)
@@ -122,13 +122,12 @@ extension Family {
 }
 
 /// The task of a ``Recording``, kept apart so that a recording of a thread compares one pointer.
-private final class RecordedTask: @unchecked Sendable {
-    // @unchecked: `task` is never used but to compare.
+private final class RecordedTask: Sendable {
     /// Compared only while the recording is registered, which is while the task runs the recorded
     /// block: no other task can have its address meanwhile.
-    private let task: UnsafeCurrentTask
+    private let task: TaskIdentity
 
-    init(_ task: UnsafeCurrentTask) {
+    init(_ task: TaskIdentity) {
         self.task = task
     }
 
@@ -137,6 +136,6 @@ private final class RecordedTask: @unchecked Sendable {
     @inline(never)
     func made(on thread: ResolverThread) -> Bool {
         if let reader = thread.task { return reader == task }
-        return withUnsafeCurrentTask { $0 != nil && $0 == task }
+        return TaskIdentity.current == task
     }
 }

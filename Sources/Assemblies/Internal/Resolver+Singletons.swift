@@ -225,18 +225,26 @@ extension Resolver {
             for item in resolver.pending + resolver.heldForSteps { item.store.wakeWaiters(of: item.slot) }
         }
         for item in items { item.store.wakeWaiters(of: item.slot) }
+        let thread = thread
+        let keys = items.map(\.slot.key)
         WaitRegistry.awaitFrames(of: thread) { first in
             self.takeInbox()
-            guard let first else { return }
+            // Another thread took an instance of a frame of this one, which that thread now waits
+            // for: this thread goes on, and `settle` holds the items for that frame instead. (Were
+            // it to wait, two threads could each wait for the other's frames, and nothing would
+            // break that cycle.)
+            if self.outermostHandedOut() != nil { return true }
+            guard let first else { return false }
             // What these wait for changed hands: a thread that reads one now depends on `first`.
             for item in items {
                 item.store.hold(item.slot, object: item.object, until: first)
             }
+            return false
         } warning: {
             """
             \(thread.description) has waited \(WaitWarning.delay) s for another thread to finish wiring \
             an instance it took to break a cycle between singletons built on both threads at once, \
-            before it publishes \(items.map(\.slot.key.description).joined(separator: ", ")). If code \
+            before it publishes \(keys.map(\.description).joined(separator: ", ")). If code \
             on that thread waits for this one (a DispatchQueue.sync, a semaphore, a lock), neither \
             can go on. To fix this, build these singletons eagerly with activate(), or on one \
             thread. Still waiting.

@@ -289,12 +289,17 @@ final class Resolver {
 
     private static let lastNumber = Locked<UInt64>(0)
 
-    /// A resolver for `thread`; a new thread when nil.
-    init(thread: ResolverThread? = nil) {
-        number = Self.lastNumber.withLock { last in
+    /// A number no other resolver of the process has: a resolver's ``number``.
+    static func nextNumber() -> UInt64 {
+        lastNumber.withLock { last in
             last += 1
             return last
         }
+    }
+
+    /// A resolver for `thread`; a new thread when nil.
+    init(thread: ResolverThread? = nil) {
+        number = Self.nextNumber()
         let thread = thread ?? ResolverThread()
         self.thread = thread
         stackLimit = thread.stack.limit

@@ -24,10 +24,10 @@ final class ResolverThread: @unchecked Sendable {
     /// The stack a push checks out of line: the thread's own, or the one the task runs on now.
     var currentStack: StackLimit { isTask ? hostStack : stack }
     /// The task this stands for, rather than a thread: the one whose `await` reads open the graphs
-    /// (see ``AsyncGraph``), on whichever threads it runs. Only ever compared, and only until
-    /// ``end()`` — while the task runs its outermost graph's top-level read, so that no other task
-    /// can have its address. (Storing the handle doesn't keep the task alive.)
-    let task: UnsafeCurrentTask?
+    /// (see ``AsyncGraph``), on whichever threads it runs. Only compared, and only until ``end()``
+    /// — while the task runs its outermost graph's top-level read, so that no other task can have
+    /// its address.
+    let task: TaskIdentity?
     /// For a task: nonzero once its outermost graph has ended (see ``end()``).
     private let ended: AtomicCount?
 
@@ -41,7 +41,7 @@ final class ResolverThread: @unchecked Sendable {
     /// one was, after it ended, would compare equal.
     var isCurrentTask: Bool {
         guard let ended, ended.isZero, let task else { return false }
-        return withUnsafeCurrentTask { $0 == task }
+        return TaskIdentity.current == task
     }
 
     /// Ends a task's identity, when the top-level read of its outermost graph has returned or
@@ -81,14 +81,16 @@ final class ResolverThread: @unchecked Sendable {
 
     /// What the thread is blocked on, if anything.
     var waitingFor: Wait?
+    /// Where the thread sleeps while it waits for another one (see ``wait(until:)``), made by its
+    /// first wait — a task's `await` reads suspend instead, but its synchronous reads block the
+    /// thread it runs on like any thread's. Woken through ``WaitRegistry``.
+    var parker: Parker?
     /// In-flight instances of other threads' frames that this thread took to break a wait-for
     /// cycle: until those frames finish, nothing this thread builds may be published.
     var foreignDependencies: [FrameReference] = []
     /// Frames of this thread that other threads took instances from while it was blocked; the
     /// thread marks them as handed out when it wakes.
     var inbox: [FrameReference] = []
-    /// Woken when a foreign dependency of this thread is settled.
-    let dependenciesSettled = Condition()
 
     /// What a blocked thread waits for.
     enum Wait {
@@ -119,7 +121,7 @@ final class ResolverThread: @unchecked Sendable {
     /// their frames on the heap, and the synchronous reads it makes run on the stack of whichever
     /// thread it is on at the time. So its resolvers' inlined check never passes (a span of 0), and
     /// every push checks ``hostStack``, the stack of the thread the task runs on now.
-    init(task: UnsafeCurrentTask) {
+    init(task: TaskIdentity) {
         number = Self.lastNumber.withLock { last in
             last += 1
             return last

@@ -17,9 +17,8 @@
 /// Each case carries exactly what is valid in it. Every event is a method that changes the state
 /// and returns what the caller must do — build, hand out, wait, wake these waiters, release these
 /// objects — and does nothing else: no user code, no blocking, no lock of its own. The store calls
-/// them with its lock held, and does what they return (resuming tasks, releasing objects,
-/// broadcasting to threads, telling ``WaitRegistry``) after or around it; the tests drive them
-/// without threads.
+/// them with its lock held, and does what they return (waking threads, resuming tasks, releasing
+/// objects, telling ``WaitRegistry``) after or around it; the tests drive them without threads.
 final class SingletonSlot: @unchecked Sendable {
     // @unchecked: `state` is only touched while the owning store's lock is held.
 
@@ -72,11 +71,13 @@ final class SingletonSlot: @unchecked Sendable {
         var owner: ResolverThread { dependency.thread }
     }
 
-    /// A thread or task waiting for a slot that another one builds or holds.
+    /// A thread or task waiting for a slot that another one builds or holds. Either kind is woken
+    /// once, and is no longer a waiter, as soon as the slot changes: it claims again, and waits
+    /// again if it still must.
     enum Waiter {
-        /// A thread blocked on the store's condition: it stays a waiter until it stops waiting.
+        /// A thread asleep on its ``ResolverThread/parker``.
         case thread(ResolverThread)
-        /// A suspended task: resumed, and no longer a waiter, as soon as the slot changes.
+        /// A suspended task.
         case task(SingletonStore.TaskWaiter)
 
         var identity: ResolverThread {
@@ -87,14 +88,15 @@ final class SingletonSlot: @unchecked Sendable {
         }
     }
 
-    /// What waking a slot's waiters takes, done by the store once its lock is let go (the tasks)
-    /// or while it still holds it (the threads, through its condition, and the registry).
+    /// The waiters a change of the slot wakes, taken from it: the store wakes the threads while it
+    /// holds its lock (waking one only sets its ``ResolverThread/parker``), and resumes the tasks
+    /// once it is let go.
     struct Wakeup {
-        /// The tasks to resume, each once.
-        var tasks: [UnsafeContinuation<SingletonStore.WaitOutcome, Never>] = []
-        /// Whether threads are blocked waiting for the slot: the store broadcasts its condition.
-        var hasThreads = false
-        /// Every waiter, threads and tasks, for ``WaitRegistry/slotChanged(_:owner:)``.
+        /// The threads to wake.
+        var threads: [ResolverThread] = []
+        /// How to resume each task, once.
+        var tasks: [SingletonStore.TaskWaiter.Resume] = []
+        /// Every waiter woken, threads and tasks, for ``WaitRegistry/woke(_:threads:)``.
         var waiters: [ResolverThread] = []
     }
 
@@ -337,22 +339,17 @@ final class SingletonSlot: @unchecked Sendable {
         modifyUnfinished { _, isDropped in isDropped = true }
     }
 
-    /// Takes the waiters to wake: every task (each resumed once, and no longer a waiter), and
-    /// whether threads wait.
+    /// Takes the waiters to wake: every one, each woken once, and no longer a waiter.
     func takeWakeup() -> Wakeup {
         var wakeup = Wakeup()
-        var remaining: [Waiter] = []
         for waiter in waiters {
             wakeup.waiters.append(waiter.identity)
             switch waiter {
-            case .thread:
-                wakeup.hasThreads = true
-                remaining.append(waiter)
-            case .task(let task):
-                if let continuation = task.continuation.take() { wakeup.tasks.append(continuation) }
+            case .thread(let thread): wakeup.threads.append(thread)
+            case .task(let task): if let resume = task.resume.take() { wakeup.tasks.append(resume) }
             }
         }
-        modifyUnfinished { waiters, _ in waiters = remaining }
+        modifyUnfinished { waiters, _ in waiters.removeAll() }
         return wakeup
     }
 

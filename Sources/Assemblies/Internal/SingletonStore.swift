@@ -6,19 +6,18 @@
 /// ``stored(_:scope:)`` makes them: a class instance as it is, any other value in a ``ValueBox``.
 ///
 /// Coordination is per key: the first thread to read a key claims its slot and builds it; a reader
-/// on another thread waits (on the store's condition) for that slot only, and only until it is
-/// published; a reader on the same thread — another graph opened inside the body — gets the
-/// instance being built (see ``claim(_:scope:for:waited:)``). Each slot's life is a state machine,
+/// on another thread waits for that slot only (in ``ResolverThread/wait(until:)``, woken when the
+/// slot changes), and only until it is published; a reader on the same thread — another graph
+/// opened inside the body — gets the instance being built (see ``claim(_:scope:for:waited:)``). Each slot's life is a state machine,
 /// ``SingletonSlot``, whose events return what to do: the store calls them under its lock and does
-/// the rest — blocking a thread on its condition, suspending a task, asking ``WaitRegistry`` about
-/// cycles of waits, waking, releasing. The lock is held for a few instructions at a time and never
+/// the rest — registering a thread or task as a waiter, asking ``WaitRegistry`` about cycles of
+/// waits, waking, releasing. The lock is held for a few instructions at a time and never
 /// while user code runs; what a change releases is released after the lock is let go, so that no
 /// `deinit` runs under it.
 @usableFromInline
 final class SingletonStore: @unchecked Sendable {
     // @unchecked: `slots` and `resettables` (and every slot's fields) are only touched under `lock`.
     private let lock = Lock()
-    private let changed = Condition()
     /// Broadcast when a thread or task becomes a slot's waiter (see ``awaitWaiter(member:within:)``).
     private let waiterAdded = Condition()
     private var slots: [DefinitionKey: SingletonSlot] = [:]
@@ -64,9 +63,13 @@ final class SingletonStore: @unchecked Sendable {
 
     /// A task waiting for a slot: resumed, outside the lock, when the slot changes.
     final class TaskWaiter: @unchecked Sendable {
-        // @unchecked: `continuation` and `isCancelled` are only touched under the store's lock.
+        // @unchecked: `resume` and `isCancelled` are only touched under the store's lock.
+        /// Resumes the suspended task with how its wait ended.
+        typealias Resume = @Sendable (WaitOutcome) -> Void
         let thread: ResolverThread
-        var continuation: UnsafeContinuation<WaitOutcome, Never>?
+        /// Set while the task is registered as a waiter; taken by whoever resumes it, so that it is
+        /// resumed once.
+        var resume: Resume?
         /// Set by the cancellation handler, which may run before the waiter is registered.
         var isCancelled = false
 
@@ -114,56 +117,62 @@ final class SingletonStore: @unchecked Sendable {
     /// `waited` is set when the thread waited: other threads may then have taken instances from it
     /// (see ``Resolver/takeInbox()``).
     func claim(_ key: DefinitionKey, scope: Scope, for claimant: Claimant, waited: inout Bool) -> Claim {
+        var waitingFor: SingletonSlot?
+        let claim = claimant.thread.wait { claimOrWait(key, scope: scope, for: claimant, waitingFor: &waitingFor) }
+        if waitingFor != nil { waited = true }
+        return claim
+    }
+
+    /// One look of a thread's ``claim(_:scope:for:waited:)``: what the read gets, or — when another
+    /// thread or task builds the slot or holds it back — the thread registered as its waiter, woken
+    /// when the slot changes hands or ends, or a cycle of waits through it closes elsewhere (see
+    /// ``WaitRegistry``). `waitingFor` is the slot the thread was registered on by the last look,
+    /// if any: the thread leaves it when it stops waiting. Doesn't block.
+    func claimOrWait(
+        _ key: DefinitionKey,
+        scope: Scope,
+        for claimant: Claimant,
+        waitingFor: inout SingletonSlot?
+    ) -> ResolverThread.WaitStep<Claim> {
+        let thread = claimant.thread
         lock.lock()
         defer { lock.unlock() }
-        // The slot this thread is registered as waiting for, if any; unregistered on the way out.
-        var waitingFor: SingletonSlot?
-        defer {
-            if let slot = waitingFor {
-                slot.removeWaiter(claimant.thread)
-                WaitRegistry.endWait(claimant.thread)
-            }
-        }
-        let delay = WaitWarning.delay
-        var started: Double?
-        var hasWarned = false
-        while true {
-            let slot = slot(key, scope: scope)
-            let owner: ResolverThread
-            switch slot.claim(by: claimant.thread, in: claimant.frame, chain: claimant.chain) {
-            case .instance(let object): return .instance(object)
-            case .build(let chain): return .build(slot, chain: chain)
-            case .inFlight(let object, let builder): return .inFlight(object, builder: builder)
-            case .heldBelow(let chain): return .heldBelow(chain: chain)
-            case .busy(let busy): owner = busy
-            }
+        let slot = slot(key, scope: scope)
+        let claim: Claim
+        switch slot.claim(by: thread, in: claimant.frame, chain: claimant.chain) {
+        case .instance(let object): claim = .instance(object)
+        case .build(let chain): claim = .build(slot, chain: chain)
+        case .inFlight(let object, let builder): claim = .inFlight(object, builder: builder)
+        case .heldBelow(let chain): claim = .heldBelow(chain: chain)
+        case .busy(let owner):
             // Checked each time round: the owner, or what it waits for, may have changed.
-            guard WaitRegistry.beginWait(claimant.thread, for: slot, of: self, ownedBy: owner) else {
-                return take(slot, by: claimant.thread)
+            guard WaitRegistry.beginWait(thread, for: slot, of: self, ownedBy: owner) else {
+                claim = take(slot, by: thread)
+                break
             }
-            if waitingFor !== slot { waitingFor?.removeWaiter(claimant.thread) }
-            // Each time round: a build that ended let its waiters go, and a weak singleton's slot
-            // may be building again, for another thread, with no waiter.
-            add(.thread(claimant.thread), to: slot)
+            if waitingFor !== slot { waitingFor?.removeWaiter(thread) }
+            // Each time round: a change of the slot let its waiters go, and a weak singleton's
+            // slot may be building again, for another thread.
+            add(.thread(thread), to: slot)
             waitingFor = slot
-            waited = true
-            let now = Clock.seconds()
-            let elapsed = now - (started ?? now)
-            started = started ?? now
-            if !hasWarned && elapsed >= delay {
-                hasWarned = true
-                let chain = slot.chain!
-                // Printed outside the lock (the message describes keys' argument values); this
+            let chain = slot.chain!
+            return .waiting {
+                // Described outside the lock (argument values' descriptions are user code); the
                 // thread stays registered as waiting meanwhile.
-                lock.unlock()
-                WaitWarning.print(Self.waitWarning(key, waiter: claimant, seconds: delay, holder: owner, chain: chain))
-                lock.lock()
-                continue
+                Self.waitWarning(
+                    reader: thread,
+                    readingFrom: claimant.chain().definitions,
+                    key: key,
+                    holder: owner,
+                    holderChain: chain.definitions
+                )
             }
-            // Woken when the slot changes hands or ends, or a cycle of waits through it closes
-            // elsewhere (see `WaitRegistry`): no thread looks again on its own.
-            changed.wait(releasing: lock, seconds: hasWarned ? nil : delay - elapsed)
         }
+        if let slot = waitingFor {
+            slot.removeWaiter(thread)
+            WaitRegistry.endWait(thread)
+        }
+        return .done(claim)
     }
 
     /// Decides what a task's read of `key` in `scope` gets, without waiting: ``Claim/busy(_:)`` when
@@ -197,26 +206,27 @@ final class SingletonStore: @unchecked Sendable {
         let outcome: WaitOutcome
         if cancellable {
             outcome = await withTaskCancellationHandler {
-                await withUnsafeContinuation { self.suspend(waiter, on: slot, $0) }
+                await withUnsafeContinuation { continuation in
+                    self.suspend(waiter, on: slot) { continuation.resume(returning: $0) }
+                }
             } onCancel: {
                 self.cancel(waiter, on: slot)
             }
         } else {
-            outcome = await withUnsafeContinuation { self.suspend(waiter, on: slot, $0) }
+            outcome = await withUnsafeContinuation { continuation in
+                self.suspend(waiter, on: slot) { continuation.resume(returning: $0) }
+            }
         }
         let isPinned = WaitRegistry.endWait(thread)
         if case .cancelled = outcome, isPinned { return .cancelledWhilePinned }
         return outcome
     }
 
-    /// Registers `waiter` on `slot` unless the slot has changed since it was claimed, the waiter is
-    /// cancelled (the cancellation handler runs at once for a task cancelled before it waits), or
-    /// waiting would close a cycle of waits: then resumes it at once.
-    private func suspend(
-        _ waiter: TaskWaiter,
-        on slot: SingletonSlot,
-        _ continuation: UnsafeContinuation<WaitOutcome, Never>
-    ) {
+    /// Registers `waiter` on `slot`, to be resumed through `resume` when the slot changes — unless
+    /// the slot has changed since it was claimed, the waiter is cancelled (the cancellation handler
+    /// runs at once for a task cancelled before it waits), or waiting would close a cycle of waits:
+    /// then resumes it at once. Doesn't block.
+    func suspend(_ waiter: TaskWaiter, on slot: SingletonSlot, resume: @escaping TaskWaiter.Resume) {
         let outcome: WaitOutcome? = lock.withLock {
             guard slots[slot.key] === slot, let owner = slot.owner, owner !== waiter.thread else { return .changed }
             if waiter.isCancelled { return .cancelled }
@@ -225,12 +235,12 @@ final class SingletonStore: @unchecked Sendable {
                 let awaited = WaitRegistry.slotAwaited(by: owner).map { [$0.key] } ?? []
                 return .cycle(chain: slot.chain!.definitions + awaited)
             }
-            waiter.continuation = continuation
+            waiter.resume = resume
             add(.task(waiter), to: slot)
             return nil
         }
         // Resumed outside the lock: a cancellation handler may take it while holding the task's.
-        if let outcome { continuation.resume(returning: outcome) }
+        if let outcome { resume(outcome) }
     }
 
     /// A task that prints the wait warning after ``WaitWarning/delay`` if `waiter` still waits for
@@ -245,20 +255,19 @@ final class SingletonStore: @unchecked Sendable {
         return Task.detached {
             try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
             guard !Task.isCancelled else { return }
-            let waitedFor: (holder: ResolverThread?, key: StoredKey, chain: BuildChain?)? = self.lock.withLock {
-                guard waiter.continuation != nil else { return nil }
-                return (slot.owner, slot.storedKey, slot.chain)
+            let waitedFor: (holder: ResolverThread?, chain: BuildChain?)? = self.lock.withLock {
+                guard waiter.resume != nil else { return nil }
+                return (slot.owner, slot.chain)
             }
             // Described outside the lock: describing argument values runs their `description`.
             guard let waitedFor else { return }
             WaitWarning.print(
-                Self.taskWaitWarning(
-                    waiter: waiter.thread,
-                    seconds: delay,
-                    key: waitedFor.key,
+                Self.waitWarning(
+                    reader: waiter.thread,
+                    readingFrom: chain.map(\.key),
+                    key: slot.key,
                     holder: waitedFor.holder,
-                    holderChain: waitedFor.chain?.all ?? [waitedFor.key],
-                    chain: chain
+                    holderChain: waitedFor.chain?.definitions ?? [slot.key]
                 )
             )
         }
@@ -267,13 +276,13 @@ final class SingletonStore: @unchecked Sendable {
     /// Resumes `waiter` as cancelled, unless the slot has resumed it already; a waiter that is not
     /// registered yet is resumed as cancelled when it tries to be (see `suspend`).
     private func cancel(_ waiter: TaskWaiter, on slot: SingletonSlot) {
-        let continuation: UnsafeContinuation<WaitOutcome, Never>? = lock.withLock {
+        let resume: TaskWaiter.Resume? = lock.withLock {
             waiter.isCancelled = true
-            guard let continuation = waiter.continuation.take() else { return nil }
+            guard let resume = waiter.resume.take() else { return nil }
             slot.removeWaiter(waiter.thread)
-            return continuation
+            return resume
         }
-        continuation?.resume(returning: .cancelled)
+        resume?(.cancelled)
     }
 
     /// Makes `waiter` a waiter of `slot`. Lock held.
@@ -308,28 +317,19 @@ final class SingletonStore: @unchecked Sendable {
 
     /// Wakes the threads and tasks waiting for `slot`, so that they look for a cycle of waits again.
     func wakeWaiters(of slot: SingletonSlot) {
-        let tasks = lock.withLock { () -> [UnsafeContinuation<WaitOutcome, Never>] in
+        let tasks = lock.withLock { () -> [TaskWaiter.Resume] in
             guard slot.owner != nil else { return [] }
-            let wakeup = slot.takeWakeup()
-            if wakeup.hasThreads { changed.broadcast() }
-            return wakeup.tasks
+            return wake(slot.takeWakeup())
         }
         // A task claims again, and finds the cycle if there is one now.
-        for waiter in tasks { waiter.resume(returning: .changed) }
+        for resume in tasks { resume(.changed) }
     }
 
-    /// Does what waking a slot's waiters takes while the lock is held: the registry learns who owns
-    /// the slot now (nil: nobody, it is finished or gone), and blocked threads wake. Returns the
-    /// tasks to resume once the lock is let go.
-    private func wake(
-        _ wakeup: SingletonSlot.Wakeup,
-        of slot: SingletonSlot,
-        owner: ResolverThread?
-    ) -> [UnsafeContinuation<WaitOutcome, Never>] {
-        if !wakeup.waiters.isEmpty {
-            WaitRegistry.slotChanged(slot, of: self, owner: owner, waiters: wakeup.waiters)
-        }
-        if wakeup.hasThreads { changed.broadcast() }
+    /// Does what waking a slot's waiters takes while the lock is held: they leave the wait-for graph
+    /// (see ``WaitRegistry/woke(_:threads:)``), and the threads wake. Returns the tasks to resume once the
+    /// lock is let go.
+    private func wake(_ wakeup: SingletonSlot.Wakeup) -> [TaskWaiter.Resume] {
+        if !wakeup.waiters.isEmpty { WaitRegistry.woke(wakeup.waiters, threads: wakeup.threads) }
         return wakeup.tasks
     }
 
@@ -364,30 +364,30 @@ final class SingletonStore: @unchecked Sendable {
     /// Makes a finished slot wait for `dependency`, a frame still being wired; only that frame's
     /// thread may take it meanwhile.
     func hold(_ slot: SingletonSlot, object: AnyObject, until dependency: FrameReference) {
-        let (released, tasks) = lock.withLock { () -> (AnyObject?, [UnsafeContinuation<WaitOutcome, Never>]) in
+        let (released, tasks) = lock.withLock { () -> (AnyObject?, [TaskWaiter.Resume]) in
             let (released, wakeup) = slot.hold(object, until: dependency)
-            return (released, wakeup.map { wake($0, of: slot, owner: dependency.thread) } ?? [])
+            return (released, wakeup.map(wake) ?? [])
         }
         _ = released  // released here, outside the lock
-        for waiter in tasks { waiter.resume(returning: .changed) }
+        for resume in tasks { resume(.changed) }
     }
 
     /// Publishes a finished slot: from now on every thread reads `object`. Returns the slot's
     /// instance instead when ``reset(_:)`` dropped it meanwhile: the caller disposes of it.
     func publish(_ slot: SingletonSlot, object: AnyObject) -> AnyObject? {
         let (ended, dropped, tasks) = lock.withLock {
-            () -> (SingletonSlot.Ended, AnyObject?, [UnsafeContinuation<WaitOutcome, Never>]) in
+            () -> (SingletonSlot.Ended, AnyObject?, [TaskWaiter.Resume]) in
             let (ended, dropped) = slot.publish(object)
             if dropped != nil {
                 if slots[slot.key] === slot { slots[slot.key] = nil }
             } else if slot.scope.kind == .resettable {
                 resettables[slot.scope.nameID, default: []].append(slot)
             }
-            return (ended, dropped, wake(ended.wakeup, of: slot, owner: nil))
+            return (ended, dropped, wake(ended.wakeup))
         }
         // Released here, outside the lock: a deinit may read the family.
         withExtendedLifetime(ended) {}
-        for waiter in tasks { waiter.resume(returning: .changed) }
+        for resume in tasks { resume(.changed) }
         return dropped
     }
 
@@ -395,14 +395,14 @@ final class SingletonStore: @unchecked Sendable {
     /// the instance's `afterAllInjections` steps ran: the next read, on any thread, builds it again.
     /// The threads waiting for it wake, and one of them claims it.
     func abandon(_ slot: SingletonSlot) {
-        let (ended, tasks) = lock.withLock { () -> (SingletonSlot.Ended, [UnsafeContinuation<WaitOutcome, Never>]) in
+        let (ended, tasks) = lock.withLock { () -> (SingletonSlot.Ended, [TaskWaiter.Resume]) in
             let ended = slot.abandon()
             if slots[slot.key] === slot { slots[slot.key] = nil }
-            return (ended, wake(ended.wakeup, of: slot, owner: nil))
+            return (ended, wake(ended.wakeup))
         }
         // Released here, outside the lock: a deinit may read the family.
         withExtendedLifetime(ended) {}
-        for waiter in tasks { waiter.resume(returning: .changed) }
+        for resume in tasks { resume(.changed) }
     }
 
     // MARK: Resetting
@@ -427,42 +427,29 @@ final class SingletonStore: @unchecked Sendable {
 
     // MARK: Messages
 
+    /// The warning of `reader`, a thread or task, that has waited ``WaitWarning/delay`` for the
+    /// singleton `key`, reading it through `chain`, while `holder` builds it or holds it back
+    /// through `holderChain`.
     private static func waitWarning(
-        _ key: DefinitionKey,
-        waiter: Claimant,
-        seconds: Double,
+        reader: ResolverThread,
+        readingFrom chain: [DefinitionKey],
+        key: DefinitionKey,
         holder: ResolverThread?,
-        chain: BuildChain
+        holderChain: [DefinitionKey]
     ) -> String {
-        let holderDescription = holder.map(\.description) ?? "another thread"
+        let kind = reader.isTask ? "task" : "thread"
+        let holderDescription = holder.map(\.description) ?? "another thread or task"
+        let waitsFor =
+            reader.isTask
+            ? "awaits this task (a child task it started, a continuation this task resumes) or waits for it"
+            : "waits for this thread (a DispatchQueue.sync, a semaphore, a lock)"
         return """
-            \(waiter.thread.description) has waited \(seconds) s for the singleton \(key.description), \
-            which \(holderDescription) is building or is about to publish: \(Failure.describe(chain.definitions)). \
-            This thread reads it from \(Failure.describe(waiter.chain().definitions)). If code running in that \
-            chain waits for this thread (a DispatchQueue.sync, a semaphore, a lock), neither can go \
-            on. To fix this, don't wait for other threads in definition bodies and hooks; build what \
-            they wait for before the singleton, or eagerly with activate(). Still waiting.
-            """
-    }
-
-    /// The warning of a task that has waited `seconds` for the singleton `key`, which `holder` is
-    /// building through `holderChain`, reading it from `chain`.
-    private static func taskWaitWarning(
-        waiter: ResolverThread,
-        seconds: Double,
-        key: StoredKey,
-        holder: ResolverThread?,
-        holderChain: [StoredKey],
-        chain: [StoredKey]
-    ) -> String {
-        let holderDescription = holder.map(\.description) ?? "another task"
-        return """
-            \(waiter.description) has waited \(seconds) s for the singleton \(key.key.description), \
-            which \(holderDescription) is building or is about to publish: \(Failure.describe(holderChain.map(\.key))). \
-            This task reads it from \(Failure.describe(chain.map(\.key))). If code running in that \
-            chain awaits this task (a child task it started, a continuation this task resumes) or waits \
-            for it, neither can go on. To fix this, read the singleton before starting the work that \
-            needs it, or build it eagerly with activate(). Still waiting.
+            \(reader.description) has waited \(WaitWarning.delay) s for the singleton \(key.description), \
+            which \(holderDescription) is building or is about to publish: \(Failure.describe(holderChain)). \
+            This \(kind) reads it from \(Failure.describe(chain)). If code running in that chain \
+            \(waitsFor), neither can go on. To fix this, don't wait for other threads or tasks in \
+            definition bodies and hooks; read the singleton before starting the work that needs it, \
+            or build it eagerly with activate(). Still waiting.
             """
     }
 }

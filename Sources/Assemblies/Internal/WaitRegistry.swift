@@ -3,13 +3,16 @@
 ///
 /// It is touched only when a thread or task starts waiting for a singleton another one builds, when
 /// a slot somebody waits for changes hands, and in the rare cycles it resolves — never on the read
-/// path and never while user code runs. Its lock is taken after a store's lock, never before.
+/// path and never while user code runs. Its lock is taken after a store's (or a property wrapper's)
+/// lock, never before; only a thread's ``Parker`` is locked inside it.
 ///
 /// Cycles are found when the wait that closes them begins: a waiter that starts waiting checks its
-/// own new wait; a slot that changes hands wakes its waiters, which check again; a thread that
-/// starts waiting for the frames it depends on, or whose dependency moves to another thread, wakes
-/// the waiters on the cycles it closes (see ``waitersOnCycles(closedBy:)``). Nobody looks again on a
-/// timer.
+/// own new wait; a slot that changes hands wakes its waiters, which leave the graph and check again
+/// if they wait again; a thread that starts waiting for the frames it depends on, or whose
+/// dependency moves to another thread, wakes the waiters on the cycles it closes (see
+/// ``waitersOnCycles(closedBy:)``). Nobody looks again on a timer. A thread that waits for frames
+/// of other threads stops waiting once one of its own frames is taken (see
+/// ``Resolver/awaitForeignDependencies(holding:)``), so no cycle is made of such waits alone.
 ///
 /// When thread T is about to wait for a slot owned by U, and U (directly or through other blocked
 /// threads) waits for something T owns, neither could go on. T then takes U's registered in-flight
@@ -44,6 +47,7 @@ enum WaitRegistry {
                 for task in tasks { task.isPinned = true }
                 return false
             }
+            makeParker(of: thread)
             thread.waitingFor = .slot(slot, owner: owner, store: store)
             return true
         }
@@ -90,18 +94,41 @@ enum WaitRegistry {
         }
     }
 
-    /// Records that the slot threads wait for is now the concern of `owner` (nil: published or gone),
-    /// so that the wait-for graph never shows a wait that has already ended.
-    static func slotChanged(
-        _ slot: SingletonSlot,
-        of store: SingletonStore,
-        owner: ResolverThread?,
-        waiters: [ResolverThread]
-    ) {
+    /// Records that `waiters`, taken from a slot to be woken, no longer wait, and wakes `threads`,
+    /// those of them that are threads: a waiter is in the wait-for graph exactly while it is
+    /// registered on a slot, asleep. Once woken it claims again, and waits again — checking for a
+    /// cycle then — if it still must; an edge kept meanwhile could point at a thread the slot no
+    /// longer waits for, and make a later wait see a cycle that doesn't exist.
+    static func woke(_ waiters: [ResolverThread], threads: [ResolverThread]) {
         lock.withLock {
-            for thread in waiters {
-                thread.waitingFor = owner.map { .slot(slot, owner: $0, store: store) }
-            }
+            for thread in waiters { thread.waitingFor = nil }
+            for thread in threads { thread.parker?.wake() }
+        }
+    }
+
+    // MARK: Sleeping
+
+    /// The parker `thread` sleeps on, made the first time it registers a wait: in
+    /// ``beginWait(_:for:of:ownedBy:)``, ``beginAwaitingFrames(of:)``, or by a property wrapper
+    /// before it adds the thread to its waiters. So a thread that is registered anywhere has one,
+    /// and waking a thread that has none wakes nobody asleep.
+    static func parker(of thread: ResolverThread) -> Parker {
+        lock.withLock { makeParker(of: thread) }
+    }
+
+    /// ``parker(of:)``, with the lock held.
+    @discardableResult
+    private static func makeParker(of thread: ResolverThread) -> Parker {
+        if let parker = thread.parker { return parker }
+        let parker = Parker()
+        thread.parker = parker
+        return parker
+    }
+
+    /// Wakes each of `threads` that sleeps, or makes its next sleep return at once.
+    static func wake(_ threads: [ResolverThread]) {
+        lock.withLock {
+            for thread in threads { thread.parker?.wake() }
         }
     }
 
@@ -118,7 +145,7 @@ enum WaitRegistry {
         thread.foreignDependencies.append(frame)
         frame.thread.inbox.append(frame)
         // If it waits for frames of its own, it marks this one now (see `awaitFrames`).
-        frame.thread.dependenciesSettled.broadcast()
+        frame.thread.parker?.wake()
     }
 
     /// Records that `thread` took an instance that `holder` holds back for frames of other threads:
@@ -158,7 +185,7 @@ enum WaitRegistry {
                     // A new edge of the wait-for graph, if the thread waits for its frames.
                     if case .frames? = thread.waitingFor { toWake += waitersOnCycles(closedBy: thread) }
                 }
-                thread.dependenciesSettled.broadcast()
+                thread.parker?.wake()
             }
             return toWake
         }
@@ -170,6 +197,7 @@ enum WaitRegistry {
     static func beginAwaitingFrames(of thread: ResolverThread) -> Bool {
         let toWake: [Waiting]? = lock.withLock {
             guard !thread.foreignDependencies.isEmpty else { return nil }
+            makeParker(of: thread)
             thread.waitingFor = .frames
             return waitersOnCycles(closedBy: thread)
         }
@@ -236,45 +264,61 @@ enum WaitRegistry {
         }
     }
 
-    /// Blocks until `thread` depends on no frame of another thread, printing `warning()` once if it
-    /// has waited longer than the warning delay.
+    /// Blocks until `thread` depends on no frame of another thread, in the one wait loop
+    /// (``ResolverThread/wait(until:)``), which prints `warning()` once if it lasts.
     ///
     /// While it waits, what it waits for may change hands (`finished` retargets it to the next frame)
     /// and other threads may take its own instances; each time, `changed` runs — outside the lock —
     /// with the frame it now waits for first, so that the thread can say so in the slots it holds
-    /// and mark the frames taken from it.
+    /// and mark the frames taken from it. When `changed` returns true, the thread stops waiting
+    /// though it still depends on frames of other threads.
     static func awaitFrames(
         of thread: ResolverThread,
-        changed: (FrameReference?) -> Void,
-        warning: () -> String
+        changed: (FrameReference?) -> Bool,
+        warning: @escaping () -> String
     ) {
-        let delay = WaitWarning.delay
-        let started = Clock.seconds()
-        var hasWarned = false
-        var first = lock.withLock { thread.foreignDependencies.first }
-        lock.lock()
-        while !thread.foreignDependencies.isEmpty {
-            let now = thread.foreignDependencies.first
-            if now != first || !thread.inbox.isEmpty {
-                first = now
-                lock.unlock()
-                changed(now)
-                lock.lock()
-                continue
+        var first = firstForeignDependency(of: thread)
+        thread.wait { () -> ResolverThread.WaitStep<Void> in
+            while true {
+                switch lookAtFrames(of: thread, first: &first) {
+                case .settled:
+                    return .done(())
+                case .changed(let now):
+                    guard changed(now) else { continue }
+                    endWait(thread)
+                    return .done(())
+                case .waiting:
+                    return .waiting(warning: warning)
+                }
             }
-            let elapsed = Clock.seconds() - started
-            if !hasWarned && elapsed >= delay {
-                hasWarned = true
-                lock.unlock()
-                WaitWarning.print(warning())
-                lock.lock()
-                continue
-            }
-            // Woken when what it waits for finishes or changes hands, or a frame is taken from it.
-            thread.dependenciesSettled.wait(releasing: lock, seconds: hasWarned ? nil : delay - elapsed)
         }
-        thread.waitingFor = nil
-        lock.unlock()
+    }
+
+    /// What one look at the frames a thread waits for found.
+    enum FramesLook {
+        /// It depends on no frame of another thread: it no longer waits.
+        case settled
+        /// What it waits for first is now `first`, or a frame was taken from it: it says so in the
+        /// slots it holds, marks the frames taken from it, and looks again.
+        case changed(first: FrameReference?)
+        /// Nothing changed since the last look: it sleeps until ``recordDependency(of:on:)`` or
+        /// ``finished(_:next:)`` wakes it.
+        case waiting
+    }
+
+    /// One look of ``awaitFrames(of:changed:warning:)``: `first` is the frame `thread` waited for
+    /// first at the last look. Doesn't block.
+    static func lookAtFrames(of thread: ResolverThread, first: inout FrameReference?) -> FramesLook {
+        lock.withLock {
+            if thread.foreignDependencies.isEmpty {
+                thread.waitingFor = nil
+                return .settled
+            }
+            let now = thread.foreignDependencies.first
+            guard now != first || !thread.inbox.isEmpty else { return .waiting }
+            first = now
+            return .changed(first: now)
+        }
     }
 
     /// The first frame of another thread that `thread` depends on.

@@ -1,0 +1,20 @@
+/// A running task's identity, as a number: compared, never followed, holding nothing.
+///
+/// The library keeps one where it must tell the task that opened an async graph (or a recording)
+/// from the tasks that inherit its task-locals (``ResolverThread/task``, ``Observation``). An
+/// `UnsafeCurrentTask` kept past `withUnsafeCurrentTask` would hold a reference to the task: whoever
+/// let go of it last, after the task had finished, would free the task outside the concurrency
+/// runtime and crash. The address of the task, as a number, holds nothing; it is compared only
+/// while the task it was taken from runs (see ``ResolverThread/end()``), so no other task can have
+/// that address meanwhile.
+struct TaskIdentity: Hashable, Sendable {
+    private let address: UInt
+
+    /// The identity of the task running now; nil outside a task.
+    static var current: TaskIdentity? {
+        withUnsafeCurrentTask { task in
+            // `UnsafeCurrentTask` is one reference to the task: its bits are the task's address.
+            task.map { TaskIdentity(address: unsafeBitCast($0, to: UInt.self)) }
+        }
+    }
+}
