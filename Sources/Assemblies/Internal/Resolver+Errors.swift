@@ -55,6 +55,7 @@ extension Resolver {
         deferredSteps.removeAll()
         let unfinished = heldForSteps
         heldForSteps.removeAll()
+        stepsFinished(abandoned: true)
         for item in unfinished {
             item.store.abandon(item.slot)
         }

@@ -57,6 +57,7 @@ extension Resolver {
         if !heldForSteps.isEmpty {
             let items = heldForSteps
             heldForSteps.removeAll()
+            stepsFinished(abandoned: false)
             settle(items)
         }
     }

@@ -98,11 +98,7 @@ extension Resolver {
         if !deferredSteps.isEmpty {
             // `afterAllInjections` steps queued in this graph may still wire what the instance
             // points at (or the instance itself): it waits for them (see `runDeferredSteps`).
-            item.store.hold(
-                slot,
-                object: object,
-                until: FrameReference(thread: thread, resolver: number, frame: -1, serial: 0)
-            )
+            item.store.hold(slot, object: object, until: stepsFrame)
             heldForSteps.append(item)
             return
         }
@@ -201,9 +197,31 @@ extension Resolver {
 
     // MARK: Other threads
 
+    /// What instances held back for this graph's `afterAllInjections` steps wait for, as a frame
+    /// (index −1) that other threads may depend on: it finishes when the steps have run (see
+    /// ``stepsFinished(abandoned:)``).
+    var stepsFrame: FrameReference {
+        FrameReference(thread: thread, resolver: number, frame: -1, serial: 0)
+    }
+
+    /// The `afterAllInjections` steps have run, or won't (`abandoned`): the threads that took an
+    /// instance held back for them now depend on what this thread depends on, or on nothing.
+    func stepsFinished(abandoned: Bool) {
+        guard stepsHandedOut else { return }
+        stepsHandedOut = false
+        let next =
+            !abandoned && thread.mayHaveForeignDependencies ? WaitRegistry.firstForeignDependency(of: thread) : nil
+        WaitRegistry.finished(stepsFrame, next: next)
+    }
+
     /// Marks the frames other threads took instances from while this thread was blocked.
     func takeInbox() {
         for frame in WaitRegistry.takeInbox(of: thread) {
+            if frame.frame == -1, let owner = resolver(numbered: frame.resolver), !owner.heldForSteps.isEmpty {
+                // An instance held back for that graph's steps: finished when they have run.
+                owner.stepsHandedOut = true
+                continue
+            }
             guard let owner = resolver(numbered: frame.resolver), frame.frame >= 0, frame.frame < owner.frameCount,
                 owner.frames[frame.frame].serial == frame.serial
             else {

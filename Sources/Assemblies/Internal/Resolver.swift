@@ -241,6 +241,9 @@ final class Resolver {
     @exclusivity(unchecked) var heldForSteps: [Pending] = []
     /// Frames of this resolver whose in-flight instances other threads took (see ``WaitRegistry``).
     @exclusivity(unchecked) var foreignHandouts: [FrameReference] = []
+    /// Set when another thread took an instance of ``heldForSteps``: it depends on ``stepsFrame``
+    /// until the steps have run.
+    @exclusivity(unchecked) var stepsHandedOut = false
     /// Weak singletons built in this graph, kept alive until it closes.
     @exclusivity(unchecked) var keptAlive: [AnyObject] = []
     /// Instances that ``Assembly/reset(_:)`` dropped while this graph built them, disposed of when

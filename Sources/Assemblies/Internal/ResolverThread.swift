@@ -95,7 +95,9 @@ final class ResolverThread: @unchecked Sendable {
     /// What a blocked thread waits for.
     enum Wait {
         /// A singleton slot of `store`, built (or waiting to be published) by `owner`.
-        case slot(SingletonSlot, owner: ResolverThread, store: SingletonStore)
+        /// `blocks`: a synchronous read, blocked, which takes an instance to break a cycle of waits
+        /// it finds; else a task's `await` read, suspended, which can't.
+        case slot(SingletonSlot, owner: ResolverThread, store: SingletonStore, blocks: Bool)
         /// The frames of other threads this thread depends on.
         case frames
     }

@@ -146,7 +146,8 @@ final class SingletonStore: @unchecked Sendable {
         case .heldBelow(let chain): claim = .heldBelow(chain: chain)
         case .busy(let owner):
             // Checked each time round: the owner, or what it waits for, may have changed.
-            guard WaitRegistry.beginWait(thread, for: slot, of: self, ownedBy: owner) else {
+            guard case .waiting = WaitRegistry.beginWait(thread, for: slot, of: self, ownedBy: owner, blocks: true)
+            else {
                 claim = take(slot, by: thread)
                 break
             }
@@ -224,13 +225,20 @@ final class SingletonStore: @unchecked Sendable {
 
     /// Registers `waiter` on `slot`, to be resumed through `resume` when the slot changes — unless
     /// the slot has changed since it was claimed, the waiter is cancelled (the cancellation handler
-    /// runs at once for a task cancelled before it waits), or waiting would close a cycle of waits:
-    /// then resumes it at once. Doesn't block.
+    /// runs at once for a task cancelled before it waits), or waiting would close a cycle of waits
+    /// that no blocked synchronous read is on: then resumes it at once. When such a read is on the
+    /// cycle, wakes it: it breaks the cycle. Doesn't block.
     func suspend(_ waiter: TaskWaiter, on slot: SingletonSlot, resume: @escaping TaskWaiter.Resume) {
+        var breakers: [WaitRegistry.Waiting] = []
         let outcome: WaitOutcome? = lock.withLock {
             guard slots[slot.key] === slot, let owner = slot.owner, owner !== waiter.thread else { return .changed }
             if waiter.isCancelled { return .cancelled }
-            guard WaitRegistry.beginWait(waiter.thread, for: slot, of: self, ownedBy: owner) else {
+            switch WaitRegistry.beginWait(waiter.thread, for: slot, of: self, ownedBy: owner, blocks: false) {
+            case .waiting:
+                break
+            case .waitingWhileOthersBreakTheCycle(let waiting):
+                breakers = waiting
+            case .closesACycle:
                 // The owner's chain, and the singleton it waits for in turn.
                 let awaited = WaitRegistry.slotAwaited(by: owner).map { [$0.key] } ?? []
                 return .cycle(chain: slot.chain!.definitions + awaited)
@@ -239,7 +247,9 @@ final class SingletonStore: @unchecked Sendable {
             add(.task(waiter), to: slot)
             return nil
         }
-        // Resumed outside the lock: a cancellation handler may take it while holding the task's.
+        // Woken and resumed outside the lock: waking takes stores' locks (this one's, maybe), and a
+        // cancellation handler may take the continuation while holding the task's.
+        WaitRegistry.wake(breakers)
         if let outcome { resume(outcome) }
     }
 

@@ -10,7 +10,7 @@
 /// own new wait; a slot that changes hands wakes its waiters, which leave the graph and check again
 /// if they wait again; a thread that starts waiting for the frames it depends on, or whose
 /// dependency moves to another thread, wakes the waiters on the cycles it closes (see
-/// ``waitersOnCycles(closedBy:)``). Nobody looks again on a timer. A thread that waits for frames
+/// ``breakers(ofCyclesClosedBy:)``). Nobody looks again on a timer. A thread that waits for frames
 /// of other threads stops waiting once one of its own frames is taken (see
 /// ``Resolver/awaitForeignDependencies(holding:)``), so no cycle is made of such waits alone.
 ///
@@ -28,36 +28,62 @@ enum WaitRegistry {
 
     // MARK: Waiting for a slot
 
+    /// How a wait that ``beginWait(_:for:of:ownedBy:blocks:)`` was asked for began.
+    enum WaitStart {
+        /// Recorded: the waiter sleeps until the slot changes.
+        case waiting
+        /// Recorded, but it closes cycles of waits, each with a blocked synchronous read on it: the
+        /// waiters of these slots are to be woken (with no store's lock held), and each such read
+        /// takes an instance when it looks again.
+        case waitingWhileOthersBreakTheCycle([Waiting])
+        /// Not recorded: it would close a cycle of waits. A synchronous read takes an instance to
+        /// break it; a task's `await` read, which can't, stops with the chains.
+        case closesACycle
+    }
+
     /// Records that `thread` waits for `slot`, owned by `owner` — unless that would close a cycle of
-    /// waits: then records nothing and returns false. One critical section, so that of two threads
-    /// that start waiting for each other at once, the second always sees the first.
+    /// waits. One critical section, so that of two threads that start waiting for each other at
+    /// once, the second always sees the first. `blocks`: a synchronous read, which blocks, rather
+    /// than a task's `await` read, which suspends.
     ///
     /// The tasks found waiting on the way are pinned (``ResolverThread/isPinned``): a thread that
     /// finds the cycle takes an instance of another thread on it, which is safe only while that
-    /// thread stays blocked — so while no task on the cycle leaves its wait when cancelled.
+    /// thread stays blocked — so while no task on the cycle leaves its wait when cancelled. A task
+    /// whose wait closes only cycles that blocked synchronous reads are on waits too, and wakes
+    /// those reads, which break them; on a cycle that none is on, it stops.
     static func beginWait(
         _ thread: ResolverThread,
         for slot: SingletonSlot,
         of store: SingletonStore,
-        ownedBy owner: ResolverThread
-    ) -> Bool {
+        ownedBy owner: ResolverThread,
+        blocks: Bool
+    ) -> WaitStart {
         lock.withLock {
             var tasks: [ResolverThread] = []
+            let wait = ResolverThread.Wait.slot(slot, owner: owner, store: store, blocks: blocks)
             if reaches(thread, from: owner, visitingTasks: &tasks) {
+                var unused: [ResolverThread] = []
+                if !blocks && !reaches(thread, from: owner, avoidingBlockedReads: true, visitingTasks: &unused) {
+                    // Every cycle it closes runs through a blocked read, which breaks it.
+                    thread.waitingFor = wait
+                    return .waitingWhileOthersBreakTheCycle(waitersOnCycles(closedBy: thread).blocking)
+                }
                 for task in tasks { task.isPinned = true }
-                return false
+                return .closesACycle
             }
             makeParker(of: thread)
-            thread.waitingFor = .slot(slot, owner: owner, store: store)
-            return true
+            thread.waitingFor = wait
+            return .waiting
         }
     }
 
-    /// Whether following waits from `start` leads to `target`; the tasks it passes are added to
-    /// `tasks`. Registry lock held.
+    /// Whether following waits from `start` leads to `target` — not through a blocked synchronous
+    /// read, when `avoidingBlockedReads`; the tasks it passes are added to `tasks`. Registry lock
+    /// held.
     private static func reaches(
         _ target: ResolverThread,
         from start: ResolverThread,
+        avoidingBlockedReads: Bool = false,
         visitingTasks tasks: inout [ResolverThread]
     ) -> Bool {
         var seen: Set<ObjectIdentifier> = []
@@ -67,7 +93,8 @@ enum WaitRegistry {
             guard seen.insert(ObjectIdentifier(current)).inserted else { continue }
             if current.isTask { tasks.append(current) }
             switch current.waitingFor {
-            case .slot(_, let owner, _)?: next.append(owner)
+            case .slot(_, _, _, true)? where avoidingBlockedReads: break
+            case .slot(_, let owner, _, _)?: next.append(owner)
             case .frames?: next.append(contentsOf: current.foreignDependencies.map(\.thread))
             case nil: break
             }
@@ -79,7 +106,7 @@ enum WaitRegistry {
     /// message of a cycle of waits. Takes the registry's lock, so a store's lock may be held.
     static func slotAwaited(by thread: ResolverThread) -> StoredKey? {
         lock.withLock {
-            guard case .slot(let slot, _, _)? = thread.waitingFor else { return nil }
+            guard case .slot(let slot, _, _, _)? = thread.waitingFor else { return nil }
             return slot.storedKey
         }
     }
@@ -183,7 +210,7 @@ enum WaitRegistry {
                     thread.foreignDependencies.append(next)
                     dependents[next, default: []].append(thread)
                     // A new edge of the wait-for graph, if the thread waits for its frames.
-                    if case .frames? = thread.waitingFor { toWake += waitersOnCycles(closedBy: thread) }
+                    if case .frames? = thread.waitingFor { toWake += breakers(ofCyclesClosedBy: thread) }
                 }
                 thread.parker?.wake()
             }
@@ -199,7 +226,7 @@ enum WaitRegistry {
             guard !thread.foreignDependencies.isEmpty else { return nil }
             makeParker(of: thread)
             thread.waitingFor = .frames
-            return waitersOnCycles(closedBy: thread)
+            return breakers(ofCyclesClosedBy: thread)
         }
         guard let toWake else { return false }
         wake(toWake)
@@ -212,12 +239,13 @@ enum WaitRegistry {
     typealias Waiting = (store: SingletonStore, slot: SingletonSlot)
 
     /// The slots waited for on the cycles of waits that run through `thread`, whose waits have just
-    /// changed — empty when none does. Their waiters look again when woken, and one of them breaks
-    /// the cycle (see ``beginWait(_:for:of:ownedBy:)``): a cycle is found when the wait that closes
-    /// it begins, never by a thread that looks again after a while. The threads are preferred,
-    /// which take an instance and go on; tasks, which stop with the chains, are woken only on a
-    /// cycle that no thread waits on. Registry lock held.
-    private static func waitersOnCycles(closedBy thread: ResolverThread) -> [Waiting] {
+    /// changed — those of blocked synchronous reads, and those of suspended tasks. Their waiters
+    /// look again when woken, and one of them breaks the cycle (see
+    /// ``beginWait(_:for:of:ownedBy:blocks:)``): a cycle is found when the wait that closes it
+    /// begins, never by a thread that looks again after a while. Registry lock held.
+    private static func waitersOnCycles(
+        closedBy thread: ResolverThread
+    ) -> (blocking: [Waiting], suspended: [Waiting]) {
         // The threads on a path from what `thread` waits for back to `thread`, found depth first.
         var onCycles: [ResolverThread] = []
         var seen: Set<ObjectIdentifier> = [ObjectIdentifier(thread)]
@@ -238,19 +266,26 @@ enum WaitRegistry {
             path.append(next)
             pending.append(waitedFor(by: next))
         }
-        var threads: [Waiting] = []
-        var tasks: [Waiting] = []
+        var found: (blocking: [Waiting], suspended: [Waiting]) = ([], [])
         for waiter in onCycles {
-            guard case .slot(let slot, _, let store)? = waiter.waitingFor else { continue }
-            if waiter.isTask { tasks.append((store, slot)) } else { threads.append((store, slot)) }
+            guard case .slot(let slot, _, let store, let blocks)? = waiter.waitingFor else { continue }
+            if blocks { found.blocking.append((store, slot)) } else { found.suspended.append((store, slot)) }
         }
-        return threads.isEmpty ? tasks : threads
+        return found
+    }
+
+    /// The waiters to wake on the cycles that `thread` closes: the blocked synchronous reads, which
+    /// take an instance and go on; the suspended tasks, which stop with the chains, only on a cycle
+    /// that no synchronous read waits on. Registry lock held.
+    private static func breakers(ofCyclesClosedBy thread: ResolverThread) -> [Waiting] {
+        let found = waitersOnCycles(closedBy: thread)
+        return found.blocking.isEmpty ? found.suspended : found.blocking
     }
 
     /// The threads and tasks `thread` waits for. Registry lock held.
     private static func waitedFor(by thread: ResolverThread) -> [ResolverThread] {
         switch thread.waitingFor {
-        case .slot(_, let owner, _)?: [owner]
+        case .slot(_, let owner, _, _)?: [owner]
         case .frames?: thread.foreignDependencies.map(\.thread)
         case nil: []
         }
@@ -258,7 +293,7 @@ enum WaitRegistry {
 
     /// Wakes the waiters of each slot, so that they look for a cycle of waits again. Called with no
     /// lock held: waking takes each store's lock.
-    private static func wake(_ waiting: [Waiting]) {
+    static func wake(_ waiting: [Waiting]) {
         for (store, slot) in waiting {
             store.wakeWaiters(of: slot)
         }
