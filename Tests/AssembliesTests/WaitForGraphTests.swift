@@ -15,27 +15,33 @@ private final class GraphAssembly: Assembly, @unchecked Sendable {}
 /// it has been resumed.
 @Suite("Wait-for graph across slots")
 struct WaitForGraphTests {
-    /// After every step: no waiter is lost (one whose slot has ended was woken); every cycle of
-    /// waits has a reader on it that has been woken and will look again, so nothing deadlocks; a
-    /// reader is told about a cycle of waits — it takes an instance, or a task stops with the chains
-    /// — exactly when its wait would close one; each singleton is built once. At the end of each
-    /// round every reader has finished.
+    /// Readers claim, build, register, hold, publish, wait for slots and for other readers' frames;
+    /// bodies throw (their slots are given up); waiting tasks are cancelled. After every step: no
+    /// waiter is lost (one whose slot has ended was woken); every cycle of waits has a reader on it
+    /// that has been woken and will look again, so nothing deadlocks; a reader is told about a cycle
+    /// of waits — it takes an instance, or a task stops with the chains — exactly when its wait
+    /// would close one (a task waits on cycles that only blocked threads, which break them, are on);
+    /// no singleton is built twice unless its first build was given up. At the end of each round
+    /// every reader has finished.
     @Test(arguments: 1...100)
     func aSeededRandomInterleavingNeverLosesAWaiterNorMissesACycle(_ seed: UInt64) async {
         var random = SeededRandom(seed: seed)
         var readers = Simulation.readers()
         var rounds = 0
-        var cyclesFound = 0
+        var (cyclesFound, abandoned, cancelled) = (0, 0, 0)
         // Rounds until some closed cycles of waits, so that each seed tests what it is for.
         while cyclesFound < 40 && rounds < 400 {
             let simulation = Simulation(readers: readers)
             simulation.run(using: &random)
             cyclesFound += simulation.cyclesFound
+            abandoned += simulation.abandoned
+            cancelled += simulation.cancellations
             rounds += 1
             // The program would have stopped: the next round starts from new threads and tasks.
             if simulation.stoppedByATask { readers = Simulation.readers() }
         }
         #expect(cyclesFound >= 40, "seed \(seed): \(rounds) rounds closed \(cyclesFound) cycles of waits")
+        #expect(abandoned > 0 && cancelled > 0, "seed \(seed): no body threw, or no waiting task was cancelled")
     }
 }
 
@@ -59,6 +65,8 @@ private final class Simulation {
     private var builds = Array(repeating: 0, count: Simulation.keys.count)
     private(set) var cyclesFound = 0
     private(set) var stoppedByATask = false
+    private(set) var abandoned = 0
+    private(set) var cancellations = 0
 
     init(readers: [Reader]) {
         self.readers = readers
@@ -82,6 +90,13 @@ private final class Simulation {
         while !stoppedByATask {
             collectWakeUps()
             checkInvariants()
+            if Int.random(in: 0..<20, using: &random) == 0,
+                let task = readers.first(where: { $0.isTask && $0.isAsleep && $0.isCancellable }),
+                case .suspended(let waiter, let slot, _) = task.phase
+            {
+                store.cancel(waiter, on: slot)  // as the task's cancellation handler does
+                cancellations += 1
+            }
             let awake = readers.filter { !$0.isAsleep && !$0.isDone }
             guard !awake.isEmpty, steps < 10_000 else { break }
             step(awake[Int.random(in: 0..<awake.count, using: &random)], using: &random)
@@ -172,7 +187,7 @@ private final class Simulation {
             if reader.reads < 12 && (reader.frames.isEmpty || Int.random(in: 0..<10, using: &random) < 6) {
                 read(reader, Int.random(in: 0..<Self.keys.count, using: &random))
             } else if !reader.frames.isEmpty {
-                finish(reader)
+                if Int.random(in: 0..<8, using: &random) == 0 { bodyThrew(reader) } else { finish(reader) }
             } else {
                 reader.phase = .done
             }
@@ -180,9 +195,24 @@ private final class Simulation {
             reader.woken = false
             read(reader, reader.reading!)
         case .suspended(_, _, let outcome):
-            WaitRegistry.endWait(reader.record)  // as `SingletonStore.wait` does once resumed
-            guard case .changed? = outcome.value else {
-                Issue.record("a task that wasn't cancelled left its wait with \(String(describing: outcome.value))")
+            let isPinned = WaitRegistry.endWait(reader.record)  // as `SingletonStore.wait` does once resumed
+            takeInbox(reader)
+            switch outcome.value {
+            case .changed?:
+                break
+            case .cancelled? where isPinned || !reader.taken.isEmpty || !reader.pending.isEmpty:
+                // A thread relies on it waiting, or its instances were handed out: it waits on,
+                // no longer cancellable (as `AsyncReading.read` does).
+                reader.isCancellable = false
+            case .cancelled?:
+                // Its read throws: every body it was running throws in turn.
+                while !reader.frames.isEmpty { bodyThrew(reader) }
+                reader.phase = .running
+                reader.reading = nil
+                reader.isCancellable = true
+                return
+            default:
+                Issue.record("a task left its wait with \(String(describing: outcome.value))")
                 return
             }
             reader.phase = .running
@@ -244,12 +274,14 @@ private final class Simulation {
         }
         reader.phase = .running
         reader.reading = nil
+        reader.isCancellable = true
         reader.reads += 1
         switch claim {
         case .build(let slot, _):
             builds[key] += 1
+            #expect(builds[key] == 1, "a singleton is built a second time before the first was given up")
             let object = Instance()
-            reader.frames.append((slot, object, frame))
+            reader.frames.append((slot, key, object, frame))
             store.register(object, in: slot)  // `*~>` at once: no cycle through initializers
         case .taken(_, let from):
             #expect(reaches(reader, from: from.thread), "a thread took an instance on no cycle of waits")
@@ -320,6 +352,18 @@ private final class Simulation {
         reader.pending.removeAll()
     }
 
+    /// The reader's innermost body threw: its slot is given up, and the next read, by any reader,
+    /// builds it again (as `Resolver.undo` does) — unless another reader took its instance, which
+    /// stops the program: that body returns instead.
+    private func bodyThrew(_ reader: Reader) {
+        takeInbox(reader)
+        guard let top = reader.frames.last, !reader.taken.contains(top.frame) else { return finish(reader) }
+        reader.frames.removeLast()
+        builds[top.key] -= 1
+        store.abandon(top.slot)
+        abandoned += 1
+    }
+
     /// The frames of `reader` other readers took instances from (as `Resolver.takeInbox` does).
     private func takeInbox(_ reader: Reader) {
         for frame in WaitRegistry.takeInbox(of: reader.record) {
@@ -337,7 +381,7 @@ private final class Reader {
     let record: ResolverThread
     var isTask: Bool { record.isTask }
     var phase = Phase.running
-    var frames: [(slot: SingletonSlot, object: Instance, frame: FrameReference)] = []
+    var frames: [(slot: SingletonSlot, key: Int, object: Instance, frame: FrameReference)] = []
     /// Instances whose bodies have returned, held until the frames of other readers this one
     /// depends on have finished.
     var pending: [(slot: SingletonSlot, object: Instance)] = []
@@ -347,6 +391,8 @@ private final class Reader {
     var waitingFor: SingletonSlot?
     /// A thread's parker was woken since it last looked.
     var woken = false
+    /// A task whose read may still be cancelled.
+    var isCancellable = true
     /// Frames of this reader that other readers took instances from, until the lowest has finished.
     var taken: [FrameReference] = []
     var reads = 0

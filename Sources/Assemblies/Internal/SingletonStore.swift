@@ -285,11 +285,13 @@ final class SingletonStore: @unchecked Sendable {
 
     /// Resumes `waiter` as cancelled, unless the slot has resumed it already; a waiter that is not
     /// registered yet is resumed as cancelled when it tries to be (see `suspend`).
-    private func cancel(_ waiter: TaskWaiter, on slot: SingletonSlot) {
+    func cancel(_ waiter: TaskWaiter, on slot: SingletonSlot) {
         let resume: TaskWaiter.Resume? = lock.withLock {
             waiter.isCancelled = true
             guard let resume = waiter.resume.take() else { return nil }
             slot.removeWaiter(waiter.thread)
+            // No longer a waiter: out of the wait-for graph too (see `WaitRegistry.woke`).
+            WaitRegistry.woke([waiter.thread], threads: [])
             return resume
         }
         resume?(.cancelled)
