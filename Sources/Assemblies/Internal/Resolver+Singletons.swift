@@ -209,8 +209,12 @@ extension Resolver {
     func stepsFinished(abandoned: Bool) {
         guard stepsHandedOut else { return }
         stepsHandedOut = false
+        // As when a handed-out frame finishes: what the settled items wait for next.
         let next =
-            !abandoned && thread.mayHaveForeignDependencies ? WaitRegistry.firstForeignDependency(of: thread) : nil
+            abandoned
+            ? nil
+            : outermostHandedOut()?.1
+                ?? (thread.mayHaveForeignDependencies ? WaitRegistry.firstForeignDependency(of: thread) : nil)
         WaitRegistry.finished(stepsFrame, next: next)
     }
 

@@ -31,8 +31,7 @@ final class ResolverThread: @unchecked Sendable {
     /// For a task: nonzero once its outermost graph has ended (see ``end()``).
     private let ended: AtomicCount?
 
-    /// Whether this stands for a task rather than a thread. Stored: `UnsafeCurrentTask` is
-    /// resilient, so testing the optional ``task`` goes through its value witnesses.
+    /// Whether this stands for a task rather than a thread.
     let isTask: Bool
 
     /// Whether this stands for the task that is running now: code on whatever thread it runs that is

@@ -8,8 +8,8 @@
 /// Coordination is per key: the first thread to read a key claims its slot and builds it; a reader
 /// on another thread waits for that slot only (in ``ResolverThread/wait(until:)``, woken when the
 /// slot changes), and only until it is published; a reader on the same thread — another graph
-/// opened inside the body — gets the instance being built (see ``claim(_:scope:for:waited:)``). Each slot's life is a state machine,
-/// ``SingletonSlot``, whose events return what to do: the store calls them under its lock and does
+/// opened inside the body — gets the instance being built (see ``claim(_:scope:for:waited:)``).
+/// Each slot's life is a state machine, ``SingletonSlot``, whose events return what to do: the store calls them under its lock and does
 /// the rest — registering a thread or task as a waiter, asking ``WaitRegistry`` about cycles of
 /// waits, waking, releasing. The lock is held for a few instructions at a time and never
 /// while user code runs; what a change releases is released after the lock is let go, so that no
@@ -146,10 +146,13 @@ final class SingletonStore: @unchecked Sendable {
         case .heldBelow(let chain): claim = .heldBelow(chain: chain)
         case .busy(let owner):
             // Checked each time round: the owner, or what it waits for, may have changed.
-            guard case .waiting = WaitRegistry.beginWait(thread, for: slot, of: self, ownedBy: owner, blocks: true)
-            else {
+            let start = WaitRegistry.beginWait(thread, for: slot, of: self, ownedBy: owner, blocks: true)
+            if case .closesACycle = start {
                 claim = take(slot, by: thread)
                 break
+            }
+            guard case .waiting = start else {
+                preconditionFailure("Assemblies: a blocked read was asked to leave a cycle of waits to others")
             }
             if waitingFor !== slot { waitingFor?.removeWaiter(thread) }
             // Each time round: a change of the slot let its waiters go, and a weak singleton's

@@ -69,6 +69,8 @@ enum WaitRegistry {
                     return .waitingWhileOthersBreakTheCycle(waitersOnCycles(closedBy: thread).blocking)
                 }
                 for task in tasks { task.isPinned = true }
+                // It doesn't wait (it takes an instance, or stops): no edge of an earlier look stays.
+                thread.waitingFor = nil
                 return .closesACycle
             }
             makeParker(of: thread)
@@ -122,10 +124,11 @@ enum WaitRegistry {
     }
 
     /// Records that `waiters`, taken from a slot to be woken, no longer wait, and wakes `threads`,
-    /// those of them that are threads: a waiter is in the wait-for graph exactly while it is
-    /// registered on a slot, asleep. Once woken it claims again, and waits again — checking for a
-    /// cycle then — if it still must; an edge kept meanwhile could point at a thread the slot no
-    /// longer waits for, and make a later wait see a cycle that doesn't exist.
+    /// those of them that are threads: a waiter is in the wait-for graph while it is registered on
+    /// a slot. Once woken it claims again, and waits again — checking for a cycle then — if it still
+    /// must; an edge kept meanwhile could point at a thread the slot no longer waits for, and make a
+    /// later wait see a cycle that doesn't exist. (A thread that looks again on its own, for the
+    /// warning, keeps its edge until that look records a new one or none.)
     static func woke(_ waiters: [ResolverThread], threads: [ResolverThread]) {
         lock.withLock {
             for thread in waiters { thread.waitingFor = nil }
@@ -135,10 +138,10 @@ enum WaitRegistry {
 
     // MARK: Sleeping
 
-    /// The parker `thread` sleeps on, made the first time it registers a wait: in
-    /// ``beginWait(_:for:of:ownedBy:)``, ``beginAwaitingFrames(of:)``, or by a property wrapper
-    /// before it adds the thread to its waiters. So a thread that is registered anywhere has one,
-    /// and waking a thread that has none wakes nobody asleep.
+    /// The parker `thread` sleeps on, made the first time it registers a blocking wait: in
+    /// ``beginWait(_:for:of:ownedBy:blocks:)``, ``beginAwaitingFrames(of:)``, or by a property
+    /// wrapper before it adds the thread to its waiters. So a thread that may be asleep has one, and
+    /// waking a thread that has none wakes nobody asleep. (A suspended task needs none.)
     static func parker(of thread: ResolverThread) -> Parker {
         lock.withLock { makeParker(of: thread) }
     }
