@@ -9,9 +9,9 @@
 /// on another thread waits for that slot only (in ``ResolverThread/wait(until:)``, woken when the
 /// slot changes), and only until it is published; a reader on the same thread — another graph
 /// opened inside the body — gets the instance being built (see ``claim(_:scope:for:waited:)``).
-/// Each slot's life is a state machine, ``SingletonSlot``, whose events return what to do: the store calls them under its lock and does
-/// the rest — registering a thread or task as a waiter, asking ``WaitRegistry`` about cycles of
-/// waits, waking, releasing. The lock is held for a few instructions at a time and never
+/// Each slot's life is a state machine, ``SingletonSlot``, whose events return what to do: the
+/// store calls them under its lock and does the rest — registering a thread or task as a waiter,
+/// asking ``WaitRegistry`` about cycles of waits, waking, releasing. The lock is held for a few instructions at a time and never
 /// while user code runs; what a change releases is released after the lock is let go, so that no
 /// `deinit` runs under it.
 @usableFromInline
@@ -252,7 +252,7 @@ final class SingletonStore: @unchecked Sendable {
         }
         // Woken and resumed outside the lock: waking takes stores' locks (this one's, maybe), and a
         // cancellation handler may take the continuation while holding the task's.
-        WaitRegistry.wake(breakers)
+        WaitRegistry.wakeWaiters(of: breakers)
         if let outcome { resume(outcome) }
     }
 

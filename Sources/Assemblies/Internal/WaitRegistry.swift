@@ -59,11 +59,9 @@ enum WaitRegistry {
         blocks: Bool
     ) -> WaitStart {
         lock.withLock {
-            var tasks: [ResolverThread] = []
             let wait = ResolverThread.Wait.slot(slot, owner: owner, store: store, blocks: blocks)
-            if reaches(thread, from: owner, visitingTasks: &tasks) {
-                var unused: [ResolverThread] = []
-                if !blocks && !reaches(thread, from: owner, avoidingBlockedReads: true, visitingTasks: &unused) {
+            if let tasks = tasksPassed(reaching: thread, from: owner) {
+                if !blocks && tasksPassed(reaching: thread, from: owner, avoidingBlockedReads: true) == nil {
                     // Every cycle it closes runs through a blocked read, which breaks it.
                     thread.waitingFor = wait
                     return .waitingWhileOthersBreakTheCycle(waitersOnCycles(closedBy: thread).blocking)
@@ -79,19 +77,19 @@ enum WaitRegistry {
         }
     }
 
-    /// Whether following waits from `start` leads to `target` — not through a blocked synchronous
-    /// read, when `avoidingBlockedReads`; the tasks it passes are added to `tasks`. Registry lock
-    /// held.
-    private static func reaches(
-        _ target: ResolverThread,
+    /// The tasks passed on the way when following waits from `start` leads to `target` — not
+    /// through a blocked synchronous read, when `avoidingBlockedReads`; nil when it doesn't lead
+    /// there. Registry lock held.
+    private static func tasksPassed(
+        reaching target: ResolverThread,
         from start: ResolverThread,
-        avoidingBlockedReads: Bool = false,
-        visitingTasks tasks: inout [ResolverThread]
-    ) -> Bool {
+        avoidingBlockedReads: Bool = false
+    ) -> [ResolverThread]? {
+        var tasks: [ResolverThread] = []
         var seen: Set<ObjectIdentifier> = []
         var next = [start]
         while let current = next.popLast() {
-            if current === target { return true }
+            if current === target { return tasks }
             guard seen.insert(ObjectIdentifier(current)).inserted else { continue }
             if current.isTask { tasks.append(current) }
             switch current.waitingFor {
@@ -101,7 +99,7 @@ enum WaitRegistry {
             case nil: break
             }
         }
-        return false
+        return nil
     }
 
     /// The key of the slot `thread` waits for, if it waits for one: the end of its chain in the
@@ -219,7 +217,7 @@ enum WaitRegistry {
             }
             return toWake
         }
-        wake(toWake)
+        wakeWaiters(of: toWake)
     }
 
     /// Records that `thread` waits for the frames of other threads it depends on; false when it
@@ -232,7 +230,7 @@ enum WaitRegistry {
             return breakers(ofCyclesClosedBy: thread)
         }
         guard let toWake else { return false }
-        wake(toWake)
+        wakeWaiters(of: toWake)
         return true
     }
 
@@ -296,7 +294,7 @@ enum WaitRegistry {
 
     /// Wakes the waiters of each slot, so that they look for a cycle of waits again. Called with no
     /// lock held: waking takes each store's lock.
-    static func wake(_ waiting: [Waiting]) {
+    static func wakeWaiters(of waiting: [Waiting]) {
         for (store, slot) in waiting {
             store.wakeWaiters(of: slot)
         }
