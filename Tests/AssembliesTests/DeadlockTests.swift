@@ -94,6 +94,100 @@ private final class Family: Assembly, @unchecked Sendable {
     }
 }
 
+/// Two graphs, one per thread, each holding a singleton back for its `afterAllInjections` step,
+/// whose steps read the other's singleton and then build a singleton of another family.
+private final class StepsFamily: Assembly, @unchecked Sendable {
+    let counter = Counter()
+    /// Runs first in each step: both graphs have held their singleton back before either step reads.
+    let arrive = Slot<@Sendable () -> Void>()
+    let sides = Slot<[Family]>()
+
+    var left: Service {
+        define {
+            let service = self.leftStep  // its step is queued when it leaves
+            service.peer = self.leftSingleton  // finished after: held back for the step
+            return service
+        }
+    }
+
+    var right: Service {
+        define {
+            let service = self.rightStep
+            service.peer = self.rightSingleton
+            return service
+        }
+    }
+
+    var leftStep: Service {
+        define { definition in
+            definition.afterAllInjections { self.step($0, reading: self.rightSingleton, side: 0) }
+            return Service()
+        }
+    }
+
+    var rightStep: Service {
+        define { definition in
+            definition.afterAllInjections { self.step($0, reading: self.leftSingleton, side: 1) }
+            return Service()
+        }
+    }
+
+    var leftSingleton: Service {
+        define(scope: .singleton) {
+            counter.tick()
+            return Service()
+        }
+    }
+
+    var rightSingleton: Service {
+        define(scope: .singleton) {
+            counter.tick()
+            return Service()
+        }
+    }
+
+    /// Like `left` and `right`, but after holding its singleton back for `leftStep`'s step, each reads
+    /// the other's held singleton — one thread takes the other's to break the cycle of waits — and
+    /// then throws: the steps never run.
+    var throwingLeft: Service {
+        get throws {
+            try define {
+                let service = self.leftStep
+                service.peer = self.leftSingleton
+                self.arrive.value?()
+                _ = self.rightSingleton
+                if service.peer != nil { throw Unfinished() }
+                return service
+            }
+        }
+    }
+
+    var throwingRight: Service {
+        get throws {
+            try define {
+                let service = self.rightStep
+                service.peer = self.rightSingleton
+                self.arrive.value?()
+                _ = self.leftSingleton
+                if service.peer != nil { throw Unfinished() }
+                return service
+            }
+        }
+    }
+
+    struct Unfinished: Error {}
+
+    private func step(_ service: Service, reading other: @autoclosure () -> Service, side: Int) {
+        arrive.value?()
+        // The other graph holds `other` back for its own step: one thread takes it to break the cycle
+        // of waits, then the other thread takes this graph's.
+        _ = other()
+        // A singleton of another family, built in a graph of its own: finished, it waits for what
+        // this thread took.
+        _ = sides.value![side].second
+    }
+}
+
 @Suite struct DeadlockTests {
     @Test func aGraphThatBuiltASingletonDoesNotBlockOtherThreadsWhileItWaits() {
         let family = Family()
@@ -250,5 +344,60 @@ private final class Family: Assembly, @unchecked Sendable {
         let message = stderr(of: result)
         #expect(message.contains("circular dependency, read again before it was registered"))
         #expect(message.contains("Family.crossingUnregistered → Family.crossingUnregistered"))
+    }
+    @Test func twoGraphsWhoseStepsTakeEachOthersHeldSingletonsBothFinish() {
+        for _ in 0..<20 {
+            let family = StepsFamily()
+            family.sides.value = [Family(), Family()]
+            let bothInSteps = DispatchGroup()
+            bothInSteps.enter()
+            bothInSteps.enter()
+            family.arrive.value = {
+                bothInSteps.leave()
+                bothInSteps.wait()
+            }
+            let results = Slot<[Service]>()
+            results.value = []
+            let lock = NSLock()
+            #expect(
+                finishes {
+                    onThreads(2) { thread in
+                        let service = thread == 0 ? family.left : family.right
+                        lock.withLock { results.value!.append(service) }
+                    }
+                }
+            )
+            guard results.value?.count == 2 else { return }
+            #expect(family.counter["leftSingleton"] == 1)
+            #expect(family.counter["rightSingleton"] == 1)
+            #expect(family.leftSingleton === family.leftSingleton)
+            #expect(family.sides.value!.allSatisfy { $0.counter["second"] == 1 })
+        }
+    }
+    @Test func aGraphThatThrowsAfterAnotherThreadTookAnInstanceHeldForItsStepsStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            stopsAfter(seconds: 20)
+            let family = StepsFamily()
+            let bothHolding = DispatchGroup()
+            bothHolding.enter()
+            bothHolding.enter()
+            family.arrive.value = {
+                bothHolding.leave()
+                bothHolding.wait()
+            }
+            onThreads(2) { thread in
+                _ = try? thread == 0 ? family.throwingLeft : family.throwingRight
+            }
+        }
+        let message = stderr(of: result)
+        // Whichever thread took the other's singleton, the message names it and the chain it was
+        // read through.
+        let took = [
+            "the instance of StepsFamily.leftSingleton (read through StepsFamily.throwingRight → StepsFamily.leftSingleton)",
+            "the instance of StepsFamily.rightSingleton (read through StepsFamily.throwingLeft → StepsFamily.rightSingleton)",
+        ]
+        #expect(took.contains { message.contains("a read threw after another thread took \($0)") }, "\(message)")
+        #expect(message.contains("which the graph that threw held back for its `afterAllInjections` steps"))
+        #expect(message.contains("eagerly with activate() before other threads read it"))
     }
 }

@@ -118,11 +118,18 @@ struct SingletonSlotTests {
         #expect(wakeup?.threads.count == 1, "the owner changed: waiters look for a cycle again")
         #expect(slot.owner === dependency)
         #expect(slot.hold(instance, until: frame(of: dependency, 1)).wakeup == nil, "same owner: nobody to wake")
-        guard case .held(let object, let held, let holder) = slot.take() else {
+        #expect(slot.takenBy == nil)
+        guard case .held(let object, let held, let holder) = slot.take(through: { chain(key, key) }) else {
             Issue.record("take")
             return
         }
         #expect(same(object, instance) && holder === builder && held == frame(of: dependency, 1))
+        #expect(
+            slot.takenBy?.definitions.count == 2,
+            "the first taker's chain, named if the holder's graph gives it up"
+        )
+        _ = slot.take(through: { chain(key) })
+        #expect(slot.takenBy?.definitions.count == 2, "only the first taker's")
         #expect(slot.waiters.isEmpty, "a woken thread is no longer a waiter: it registers again if it must")
     }
 
@@ -130,14 +137,14 @@ struct SingletonSlotTests {
         let slot = slot()
         let builder = ResolverThread()
         claim(slot, by: builder)
-        guard case .initializerCycle(let chain) = slot.take() else {
+        guard case .initializerCycle(let chain) = slot.take(through: { chain(key) }) else {
             Issue.record("case C: nothing registered is a cycle through initializers")
             return
         }
         #expect(chain.definitions.map(\.description) == [key.description])
         let instance = Instance()
         slot.register(instance)
-        guard case .inFlight(let object, let builderFrame) = slot.take() else {
+        guard case .inFlight(let object, let builderFrame) = slot.take(through: { self.chain(key) }) else {
             Issue.record("taken")
             return
         }

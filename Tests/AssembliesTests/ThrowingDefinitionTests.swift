@@ -160,6 +160,29 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
         }
     }
 
+    /// `selfish`, in an async graph: only a body that can throw has its taker recorded, here through
+    /// the async read.
+    var selfishAsync: Node {
+        get async throws {
+            try await define { definition in
+                let node = definition *~> Node()
+                node.partner = await self.asyncPartner
+                if failures.fails("database") { throw OtherError() }
+                return node
+            }
+        }
+    }
+
+    var asyncPartner: Node {
+        get async {
+            await define { definition in
+                let node = definition *~> Node()
+                node.partner = try? await self.selfishAsync
+                return node
+            }
+        }
+    }
+
     /// Registers itself and catches the error of `child`, which read it back first.
     var forgivingParent: Node {
         define { definition in
@@ -340,6 +363,20 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
             "\(output)"
         )
         #expect(output.contains("do the work that throws in ThrowingAssembly.selfish before"), "\(output)")
+    }
+
+    @Test func anAsyncBodyThatThrowsAfterHandingItselfOutStopsNamingTheTaker() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try? await ThrowingAssembly().selfishAsync
+        }
+        let output = stderr(of: result)
+        #expect(
+            output.contains(
+                "handed out to ThrowingAssembly.asyncPartner, which read it back while it was being built "
+                    + "(ThrowingAssembly.selfishAsync → ThrowingAssembly.asyncPartner → ThrowingAssembly.selfishAsync)"
+            ),
+            "\(output)"
+        )
     }
 
     @Test func aStopNamesTheWholeCycleThatTookTheInstance() async {

@@ -78,6 +78,9 @@ enum AsyncReading {
             case .instance(let object):
                 return unboxStored(object, scope: scope, as: T.self)
             case .build(let handle):
+                if !(E.self is Never.Type) {
+                    handle.resolver._withUnsafeGuaranteedRef { $0.bodyMayThrow(at: handle.frame) }
+                }
                 let result: T
                 do {
                     result = try await body(Definition(handle, key: key))

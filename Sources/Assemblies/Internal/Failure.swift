@@ -226,6 +226,22 @@ enum Failure {
         )
     }
 
+    /// A graph whose read threw had held `key`'s instance back for its `afterAllInjections` steps,
+    /// and another thread took it, reading it through `chain`, to break a cycle of waits: the steps
+    /// will never run.
+    static func abandonedAfterHeldInstanceWasTaken(_ key: DefinitionKey, takenThrough chain: [DefinitionKey]) -> Never {
+        stop(
+            """
+            a read threw after another thread took the instance of \(key.description) (read through \
+            \(describe(chain))), which the graph that threw held back for its `afterAllInjections` steps, \
+            to break a cycle between singletons built on both threads. The steps will never run, so what \
+            holds that instance would keep an object that was never finished. To fix this, build \
+            \(key.description) eagerly with activate() before other threads read it, or don't let the \
+            error leave the graph.
+            """
+        )
+    }
+
     static func mutableStoredProperty(_ assembly: AnyClass, _ field: String) -> Never {
         let lazy = "$__lazy_storage_$_"
         let property: String

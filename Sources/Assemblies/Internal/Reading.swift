@@ -75,6 +75,9 @@ enum Reading {
         case .instance(let object):
             return unboxStored(object, scope: scope, as: T.self)
         case .build(let handle):
+            if !(E.self is Never.Type) {
+                handle.resolver._withUnsafeGuaranteedRef { $0.bodyMayThrow(at: handle.frame) }
+            }
             let result: T
             do {
                 result = try body(Definition(handle, key: key))

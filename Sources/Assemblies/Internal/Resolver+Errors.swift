@@ -49,10 +49,22 @@ extension Resolver {
 
     /// Ends a graph whose top-level read threw: the `afterAllInjections` steps of its instances don't
     /// run, and the singletons that waited for them are given up rather than published, since they
-    /// are not finished.
+    /// are not finished. When another thread took one of those to break a cycle of waits, it can't
+    /// be taken back: that stops the program (see
+    /// ``Failure/abandonedAfterHeldInstanceWasTaken(_:takenThrough:)``).
     @inline(never)
     func abandonGraph() {
         deferredSteps.removeAll()
+        takeInbox()
+        if stepsHandedOut {
+            for item in heldForSteps {
+                // Another thread took it to break a cycle of waits: it keeps an object whose steps
+                // never run.
+                if let taker = item.store.takenBy(item.slot) {
+                    Failure.abandonedAfterHeldInstanceWasTaken(item.slot.key, takenThrough: taker.definitions)
+                }
+            }
+        }
         let unfinished = heldForSteps
         heldForSteps.removeAll()
         stepsFinished(abandoned: true)

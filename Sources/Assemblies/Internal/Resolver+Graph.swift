@@ -266,39 +266,55 @@ extension Resolver {
     }
 
     /// Records that the in-flight instance of `frame`, still being wired, was handed out to the
-    /// body of the innermost definition — of this resolver, or of `chain`, the definitions from
-    /// `frame`'s to the reader's when the reader is a graph opened above this one on the thread:
-    /// what is finished above the frame waits for it (see ``lowestHandedOut``), and the first taker
-    /// is kept for a body that throws afterwards (see ``takers``).
-    func handOut(_ frame: Int, chain: [DefinitionKey]? = nil) {
+    /// body of the innermost definition of this resolver: what is finished above the frame waits for
+    /// it (see ``lowestHandedOut``), and, when the frame's body can throw, its first taker is kept
+    /// to be named if it throws afterwards (see ``takers``). A body that can't throw is never undone,
+    /// so its frame needs no record: most cycles pay nothing for it.
+    @inline(__always)
+    func handOut(_ frame: Int) {
         if frame < lowestHandedOut { lowestHandedOut = frame }
-        guard !frames[frame].flags.contains(.handedOut) else { return }
-        if let chain {
-            recordHandout(
-                of: frame,
-                to: chain.last,
-                between: chain.count > 2 ? Array(chain.dropFirst().dropLast()) : nil
-            )
-        } else {
-            let top = frameCount - 1
-            recordHandout(
-                of: frame,
-                to: frames[top].key,
-                between: frame + 1 < top ? (frame + 1..<top).map { frames[$0].key } : nil
-            )
-        }
+        if frames[frame].flags.intersection([.mayThrow, .handedOut]) == .mayThrow { recordHandout(of: frame) }
     }
 
-    /// Flags `frame` as handed out and records who took it first: `taker`, or another thread (nil).
-    func recordHandout(of frame: Int, to taker: DefinitionKey?, between: [DefinitionKey]?) {
+    /// Records the first taker of `frame`'s in-flight instance: the innermost frame's definition,
+    /// and the definitions between them when there are any.
+    @inline(never)
+    func recordHandout(of frame: Int) {
+        frames[frame].flags.insert(.handedOut)
+        if takers.count <= frame { makeTaker(frame) }
+        let top = frameCount - 1
+        takers[frame] = frames[top].key
+        if frame + 1 < top { recordPath(of: frame, (frame + 1..<top).map { frames[$0].key }) }
+    }
+
+    /// Records that the in-flight instance of `frame` was handed out to the body of a definition of
+    /// a graph opened above this one on the thread, through `chain`: the definitions from `frame`'s
+    /// to the reader's.
+    func handOut(_ frame: Int, through chain: [DefinitionKey]) {
+        if frame < lowestHandedOut { lowestHandedOut = frame }
+        guard !frames[frame].flags.contains(.handedOut) else { return }
+        recordHandout(of: frame, to: chain.last)
+        if chain.count > 2 { recordPath(of: frame, Array(chain.dropFirst().dropLast())) }
+    }
+
+    /// Flags `frame` as handed out, unless it is already, and records who took it first: `taker`, or
+    /// another thread (nil).
+    func recordHandout(of frame: Int, to taker: DefinitionKey?) {
         guard !frames[frame].flags.contains(.handedOut) else { return }
         frames[frame].flags.insert(.handedOut)
-        while takers.count <= frame { takers.append(nil) }
+        if takers.count <= frame { makeTaker(frame) }
         takers[frame] = taker
-        if let between {
-            frames[frame].flags.insert(.handedOutInALongerCycle)
-            takerPaths[frame] = between
-        }
+    }
+
+    /// Makes room in ``takers`` for the taker of `frame`.
+    func makeTaker(_ frame: Int) {
+        takers += repeatElement(nil, count: frame + 1 - takers.count)
+    }
+
+    /// Records the definitions between `frame` and the taker that flagged it first.
+    func recordPath(of frame: Int, _ between: [DefinitionKey]) {
+        frames[frame].flags.insert(.handedOutInALongerCycle)
+        takerPaths[frame] = between
     }
 
     /// Warns when the in-flight instance of `frame` handed out to a read of `key` is a value, which

@@ -37,6 +37,9 @@ extension Resolver {
         static let handedOut = FrameFlags(rawValue: 1 << 5)
         /// The read that took it came through other definitions (see ``takerPaths``).
         static let handedOutInALongerCycle = FrameFlags(rawValue: 1 << 6)
+        /// Its body can throw (see ``bodyMayThrow(at:)``): only then is the taker of its in-flight
+        /// instance recorded, to be named if the body throws after handing it out.
+        static let mayThrow = FrameFlags(rawValue: 1 << 7)
     }
 
     // MARK: Entering
@@ -395,6 +398,14 @@ extension Resolver {
         if flags.contains(.uninstalls) {
             uninstall()
         }
+    }
+
+    /// Marks the frame `index` as built by a body that can throw, before the body runs: a getter
+    /// whose body throws nothing (its error type is `Never`) doesn't call it.
+    @usableFromInline
+    @inline(never)
+    func bodyMayThrow(at index: Int) {
+        frames[index].flags.insert(.mayThrow)
     }
 
     /// Undoes the frame `index` — the innermost — whose body threw: nothing it built half stays in

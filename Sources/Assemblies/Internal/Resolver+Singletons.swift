@@ -117,10 +117,11 @@ extension Resolver {
         let isBeingWired =
             builder.frame < owner.frameCount && owner.frames[builder.frame].serial == builder.serial
         if isBeingWired {
-            owner.handOut(
-                builder.frame,
-                chain: owner === self ? nil : owner.threadChain(from: builder.frame, through: self)
-            )
+            if owner === self {
+                handOut(builder.frame)
+            } else {
+                owner.handOut(builder.frame, through: owner.threadChain(from: builder.frame, through: self))
+            }
         }
         if isBeingWired, let box = object as? AnyValueBox, Assemblies.identity(of: box.anyValue) == nil {
             warnValueHandedOut(owner.threadChain(from: builder.frame, through: self) + [key], type: key.type)
@@ -146,7 +147,11 @@ extension Resolver {
             for item in items {
                 item.store.hold(item.slot, object: item.object, until: frame)
             }
-            resolver.pending.append(contentsOf: items)
+            if frame.frame == -1 {
+                resolver.heldForSteps.append(contentsOf: items)
+            } else {
+                resolver.pending.append(contentsOf: items)
+            }
             return
         }
         if thread.mayHaveForeignDependencies, let foreign = WaitRegistry.firstForeignDependency(of: thread) {
@@ -165,9 +170,13 @@ extension Resolver {
         }
     }
 
-    /// The lowest frame of this thread that was handed out while being wired, and its resolver.
+    /// The lowest frame of this thread that was handed out while being wired, and its resolver: the
+    /// outermost resolver's ``stepsFrame`` when another thread took an instance it holds for its
+    /// steps (they run after all its frames have finished), else its lowest handed-out frame.
     func outermostHandedOut() -> (Resolver, FrameReference)? {
-        guard let found = chain.reversed().first(where: { $0.lowestHandedOut != .max }) else { return nil }
+        guard let found = chain.reversed().first(where: { $0.lowestHandedOut != .max || $0.stepsHandedOut })
+        else { return nil }
+        if found.stepsHandedOut { return (found, found.stepsFrame) }
         let frame = found.lowestHandedOut
         return (
             found,
@@ -234,7 +243,7 @@ extension Resolver {
             }
             owner.foreignHandouts.append(frame)
             if frame.frame < owner.lowestHandedOut { owner.lowestHandedOut = frame.frame }
-            owner.recordHandout(of: frame.frame, to: nil, between: nil)
+            owner.recordHandout(of: frame.frame, to: nil)
         }
     }
 
@@ -251,10 +260,10 @@ extension Resolver {
         let keys = items.map(\.slot.key)
         WaitRegistry.awaitFrames(of: thread) { first in
             self.takeInbox()
-            // Another thread took an instance of a frame of this one, which that thread now waits
-            // for: this thread goes on, and `settle` holds the items for that frame instead. (Were
-            // it to wait, two threads could each wait for the other's frames, and nothing would
-            // break that cycle.)
+            // Another thread took an instance of a frame of this one (or one held for a graph's
+            // steps), which that thread now waits for: this thread goes on, and `settle` holds the
+            // items for that frame instead. (Were it to wait, two threads could each wait for the
+            // other's frames, and nothing would break that cycle.)
             if self.outermostHandedOut() != nil { return true }
             guard let first else { return false }
             // What these wait for changed hands: a thread that reads one now depends on `first`.

@@ -51,7 +51,9 @@ final class ResolverThread: @unchecked Sendable {
 
     /// For a task: set when a thread took an instance across a cycle of waits that ran through this
     /// task (see ``WaitRegistry``). The thread then relies on the task not leaving its wait, so the
-    /// task no longer leaves one when cancelled. Registry field.
+    /// task no longer leaves one when cancelled. It stays set for the rest of the task's top-level
+    /// graph, which is as long as this record lives (each top-level async graph makes its own): the
+    /// thread may rely on any wait of that graph until it ends. Registry field.
     var isPinned = false
 
     /// For a task: the thread whose synchronous read joined the task's graph, while it runs there

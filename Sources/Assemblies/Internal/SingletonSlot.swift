@@ -66,6 +66,9 @@ final class SingletonSlot: @unchecked Sendable {
         let chain: BuildChain
         var waiters: [Waiter]
         var isDropped: Bool
+        /// The chain of the first thread that took it to break a cycle of waits: named if the
+        /// holder's graph gives it up (see ``Resolver/abandonGraph()``).
+        var takenBy: BuildChain? = nil
 
         /// The only thread that may take it: the one wiring what it waits for.
         var owner: ResolverThread { dependency.thread }
@@ -144,6 +147,11 @@ final class SingletonSlot: @unchecked Sendable {
         }
     }
 
+    /// The chain of the first thread that took its held instance to break a cycle of waits, if one did.
+    var takenBy: BuildChain? {
+        if case .held(let held) = state { held.takenBy } else { nil }
+    }
+
     /// The threads and tasks waiting for it.
     var waiters: [Waiter] {
         switch state {
@@ -208,10 +216,16 @@ final class SingletonSlot: @unchecked Sendable {
         case initializerCycle(BuildChain)
     }
 
-    /// The instance a thread may take while the slot's owner waits, directly or not, for it.
-    func take() -> Taken {
+    /// The instance a thread may take while the slot's owner waits, directly or not, for it; the
+    /// thread reads it through `chain`.
+    func take(through chain: () -> BuildChain) -> Taken {
         switch state {
-        case .held(let held):
+        case .held(var held):
+            if held.takenBy == nil {
+                state = .gone
+                held.takenBy = chain()
+                state = .held(held)
+            }
             return .held(held.object, dependency: held.dependency, holder: held.holder)
         case .building(let build):
             guard let registered = build.registered else { return .initializerCycle(build.chain) }

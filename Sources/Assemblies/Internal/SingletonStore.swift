@@ -148,7 +148,7 @@ final class SingletonStore: @unchecked Sendable {
             // Checked each time round: the owner, or what it waits for, may have changed.
             let start = WaitRegistry.beginWait(thread, for: slot, of: self, ownedBy: owner, blocks: true)
             if case .closesACycle = start {
-                claim = take(slot, by: thread)
+                claim = take(slot, by: claimant)
                 break
             }
             guard case .waiting = start else {
@@ -348,9 +348,10 @@ final class SingletonStore: @unchecked Sendable {
         return wakeup.tasks
     }
 
-    /// Takes the instance of a slot whose owner waits for `thread`; lock held.
-    private func take(_ slot: SingletonSlot, by thread: ResolverThread) -> Claim {
-        switch slot.take() {
+    /// Takes the instance of a slot whose owner waits for the claimant's thread; lock held.
+    private func take(_ slot: SingletonSlot, by claimant: Claimant) -> Claim {
+        let thread = claimant.thread
+        switch slot.take(through: claimant.chain) {
         case .held(let object, let dependency, let holder):
             if holder !== dependency.thread {
                 // Held for frames of other threads, which may have been retargeted since (see
@@ -366,6 +367,11 @@ final class SingletonStore: @unchecked Sendable {
         case .initializerCycle(let chain):
             return .initializerCycle(chain: chain)
         }
+    }
+
+    /// The chain of the first thread that took `slot`'s held instance to break a cycle of waits.
+    func takenBy(_ slot: SingletonSlot) -> BuildChain? {
+        lock.withLock { slot.takenBy }
     }
 
     // MARK: Building
