@@ -35,6 +35,16 @@ private final class SharedAssembly: Assembly, @unchecked Sendable {
     var loopingSession: SharedSession {
         define(scope: .prototype) { loopingHolder.session }
     }
+
+    /// The same, read again by a synchronous read that joined a task's graph.
+    var joinedLoopingSession: SharedSession {
+        define(scope: .prototype) { joinedLoopingHolder.session }
+    }
+
+    /// An async body that reads the property first: resolving it joins the task's graph.
+    var asyncLooping: SharedSession {
+        get async { await define(scope: .prototype) { joinedLoopingHolder.session } }
+    }
 }
 
 /// A `Sendable` struct — a SwiftUI view, say — whose wrapped properties are read, never mutated.
@@ -56,6 +66,12 @@ private struct LoopingHolder: Sendable {
 }
 
 private let loopingHolder = LoopingHolder()
+
+private struct JoinedLoopingHolder: Sendable {
+    @Injected(\SharedAssembly.joinedLoopingSession) var session: SharedSession
+}
+
+private let joinedLoopingHolder = JoinedLoopingHolder()
 
 /// The identities that `read` returns on eight threads reading one new holder at once, 50 times.
 private func identitiesReadOnThreads(
@@ -186,5 +202,24 @@ private func identitiesReadOnThreads(
             "\(output)"
         )
         #expect(output.contains("pass the dependency in through the definition"), "\(output)")
+    }
+
+    @Test func readingAPropertyWhileResolvingItInATaskStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            stopsAfter(seconds: 20)
+            let app = SharedAssembly()
+            app.makeDefault()
+            // The async body reads the property; resolving it, a synchronous read joins the task's
+            // graph and reads the property again: the same thread, so it stops instead of waiting.
+            _ = await app.asyncLooping
+        }
+        let output = stderr(of: result)
+        #expect(
+            output.contains(
+                "@Injected(\\SharedAssembly.…) was read as SharedSession while this thread was resolving "
+                    + "that very property"
+            ),
+            "\(output)"
+        )
     }
 }

@@ -33,7 +33,9 @@ extension Resolver {
         /// Its read installed this resolver as the thread's current one: leaving it puts back the
         /// resolver it replaced (see ``install(over:)``).
         static let uninstalls = FrameFlags(rawValue: 1 << 4)
-        /// Its in-flight instance was handed out while it was being wired (see ``takers``).
+        /// Its in-flight instance was handed out while it was being wired, and who took it is
+        /// recorded (see ``takers``): set for a frame whose body can throw (``mayThrow``), or whose
+        /// instance another thread took — the frames ``undo(_:)`` may find.
         static let handedOut = FrameFlags(rawValue: 1 << 5)
         /// The read that took it came through other definitions (see ``takerPaths``).
         static let handedOutInALongerCycle = FrameFlags(rawValue: 1 << 6)
@@ -334,7 +336,8 @@ extension Resolver {
     @usableFromInline
     func leave(_ index: Int, returning result: Unmanaged<AnyObject>) {
         let frame = frames + index
-        guard frame.pointee.object == nil && frame.pointee.flags.isEmpty else {
+        // `mayThrow` alone needs nothing done: a throwing read leaves as fast as any other.
+        guard frame.pointee.object == nil && frame.pointee.flags.subtracting(.mayThrow).isEmpty else {
             return leaveSlowly(index, returning: result.takeUnretainedValue())
         }
         pop(index, returning: result)
@@ -366,7 +369,7 @@ extension Resolver {
     @inline(never)
     func leaveSlowly(_ index: Int, returning result: AnyObject) {
         let flags = frames[index].flags
-        if flags == .closesGraph && frames[index].object == nil {
+        if flags.subtracting(.mayThrow) == .closesGraph && frames[index].object == nil {
             // The first frame of a plain graph, the most common of these.
             pop(index, returning: Unmanaged.passUnretained(result))
             return finishGraph()

@@ -140,7 +140,9 @@ extension Resolver {
     // MARK: Publishing
 
     /// Publishes finished stored instances, unless something below them on this thread is still
-    /// being wired and was handed out: then they wait for it (see ``lowestHandedOut``).
+    /// being wired and was handed out: then they wait for it (see ``lowestHandedOut``) — or for a
+    /// graph's `afterAllInjections` steps, when another thread took an instance held back for them
+    /// (see ``outermostHandedOut()``).
     func settle(_ items: [Pending]) {
         guard !items.isEmpty else { return }
         if let (resolver, frame) = outermostHandedOut() {

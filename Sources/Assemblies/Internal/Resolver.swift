@@ -237,7 +237,9 @@ final class Resolver {
     /// Stored instances finished on this thread that wait for ``lowestHandedOut`` to finish.
     @exclusivity(unchecked) var pending: [Pending] = []
     /// Stored instances finished while the graph has `afterAllInjections` steps to run, waiting for
-    /// them (see ``runDeferredSteps()``).
+    /// them (see ``runDeferredSteps()``) — and, once another thread took one of them
+    /// (``stepsHandedOut``), those finished meanwhile by graphs opened above this one on the thread,
+    /// of any family, which wait for the same steps (see ``settle(_:)``).
     @exclusivity(unchecked) var heldForSteps: [Pending] = []
     /// Frames of this resolver whose in-flight instances other threads took (see ``WaitRegistry``).
     @exclusivity(unchecked) var foreignHandouts: [FrameReference] = []

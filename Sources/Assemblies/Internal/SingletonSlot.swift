@@ -377,6 +377,8 @@ final class SingletonSlot: @unchecked Sendable {
         case .held(let held):
             ended.chain = held.chain
             ended.released.append(held.object)
+            // Its keys may keep argument values alive, whose deinit must not run under the lock.
+            if let takenBy = held.takenBy { ended.released.append(takenBy) }
         case .published, .publishedWeakly, .gone:
             break
         }
