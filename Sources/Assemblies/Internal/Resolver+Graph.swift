@@ -281,7 +281,7 @@ extension Resolver {
     @inline(never)
     func recordHandout(of frame: Int) {
         frames[frame].flags.insert(.handedOut)
-        if takers.count <= frame { makeTaker(frame) }
+        if takers.count <= frame { makeRoom(forTakerOf: frame) }
         let top = frameCount - 1
         takers[frame] = frames[top].key
         if frame + 1 < top { recordPath(of: frame, (frame + 1..<top).map { frames[$0].key }) }
@@ -302,12 +302,12 @@ extension Resolver {
     func recordHandout(of frame: Int, to taker: DefinitionKey?) {
         guard !frames[frame].flags.contains(.handedOut) else { return }
         frames[frame].flags.insert(.handedOut)
-        if takers.count <= frame { makeTaker(frame) }
+        if takers.count <= frame { makeRoom(forTakerOf: frame) }
         takers[frame] = taker
     }
 
     /// Makes room in ``takers`` for the taker of `frame`.
-    func makeTaker(_ frame: Int) {
+    func makeRoom(forTakerOf frame: Int) {
         takers += repeatElement(nil, count: frame + 1 - takers.count)
     }
 
