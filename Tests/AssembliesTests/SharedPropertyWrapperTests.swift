@@ -88,6 +88,10 @@ private func identitiesReadOnThreads(
     }
 }
 
+/// What a read of `loopingHolder.session` or `joinedLoopingHolder.session` while resolving it prints.
+private let readWhileResolving =
+    "@Injected(\\SharedAssembly.…) was read as SharedSession while this thread was resolving that very property"
+
 @Suite struct SharedPropertyWrapperTests {
     @Test func injectedIsResolvedOnceWhenManyThreadsReadItFirst() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
@@ -194,13 +198,7 @@ private func identitiesReadOnThreads(
             _ = loopingHolder.session
         }
         let output = stderr(of: result)
-        #expect(
-            output.contains(
-                "@Injected(\\SharedAssembly.…) was read as SharedSession while this thread was resolving "
-                    + "that very property"
-            ),
-            "\(output)"
-        )
+        #expect(output.contains(readWhileResolving), "\(output)")
         #expect(output.contains("pass the dependency in through the definition"), "\(output)")
     }
 
@@ -214,12 +212,6 @@ private func identitiesReadOnThreads(
             _ = await app.asyncLooping
         }
         let output = stderr(of: result)
-        #expect(
-            output.contains(
-                "@Injected(\\SharedAssembly.…) was read as SharedSession while this thread was resolving "
-                    + "that very property"
-            ),
-            "\(output)"
-        )
+        #expect(output.contains(readWhileResolving), "\(output)")
     }
 }

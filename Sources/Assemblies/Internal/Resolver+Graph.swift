@@ -280,10 +280,8 @@ extension Resolver {
     /// and the definitions between them when there are any.
     @inline(never)
     func recordHandout(of frame: Int) {
-        frames[frame].flags.insert(.handedOut)
-        if takers.count <= frame { makeRoom(forTakerOf: frame) }
         let top = frameCount - 1
-        takers[frame] = frames[top].key
+        record(frames[top].key, asTakerOf: frame)
         if frame + 1 < top { recordPath(of: frame, (frame + 1..<top).map { frames[$0].key }) }
     }
 
@@ -293,7 +291,7 @@ extension Resolver {
     func handOut(_ frame: Int, through chain: [DefinitionKey]) {
         if frame < lowestHandedOut { lowestHandedOut = frame }
         guard !frames[frame].flags.contains(.handedOut) else { return }
-        recordHandout(of: frame, to: chain.last)
+        record(chain.last, asTakerOf: frame)
         if chain.count > 2 { recordPath(of: frame, Array(chain.dropFirst().dropLast())) }
     }
 
@@ -301,14 +299,15 @@ extension Resolver {
     /// another thread (nil).
     func recordHandout(of frame: Int, to taker: DefinitionKey?) {
         guard !frames[frame].flags.contains(.handedOut) else { return }
-        frames[frame].flags.insert(.handedOut)
-        if takers.count <= frame { makeRoom(forTakerOf: frame) }
-        takers[frame] = taker
+        record(taker, asTakerOf: frame)
     }
 
-    /// Makes room in ``takers`` for the taker of `frame`.
-    func makeRoom(forTakerOf frame: Int) {
-        takers += repeatElement(nil, count: frame + 1 - takers.count)
+    /// Flags `frame` as handed out to `taker` (nil: another thread), its first taker.
+    @inline(__always)
+    func record(_ taker: DefinitionKey?, asTakerOf frame: Int) {
+        frames[frame].flags.insert(.handedOut)
+        if takers.count <= frame { takers += repeatElement(nil, count: frame + 1 - takers.count) }
+        takers[frame] = taker
     }
 
     /// Records the definitions between `frame` and the taker that flagged it first.
