@@ -23,7 +23,7 @@ SOURCES = os.path.join(ROOT, "Sources", "Assemblies")
 LEDGER = os.path.join(SOURCES, "Internal", "UnsafeCode.md")
 
 CONSTRUCT = re.compile(
-    r"unowned\(unsafe\)|nonisolated\(unsafe\)|@exclusivity\(unchecked\)|@unchecked\b|@_[A-Za-z]+\b"
+    r"unowned\(unsafe\)|nonisolated\(unsafe\)|@exclusivity\(unchecked\)|@unchecked\b|@_[A-Za-z_]+\b"
     r"|\b_?[A-Za-z]*[Uu]nsafe[A-Za-z]*\b|\bUnmanaged\b"
 )
 

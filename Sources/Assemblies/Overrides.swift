@@ -1,3 +1,5 @@
+internal import CAssemblies
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -220,7 +222,13 @@ public final class Overrides<Root: Assembly>: Sendable {
     /// - Returns: What `body` returns.
     public func apply<Result>(whenUnused: UnusedOverrides = .warn, _ body: () throws -> Result) rethrows -> Result {
         let context = begin()
-        defer { end(whenUnused: whenUnused) }
+        // Outside a task the context lives in this thread's task-locals; reads on this thread look for
+        // it while the count says one may be there (see `OverrideContext.innermost(for:)`).
+        assemblies_add_synchronous_applies(1)
+        defer {
+            assemblies_add_synchronous_applies(-1)
+            end(whenUnused: whenUnused)
+        }
         return try OverrideContext.$current.withValue(context) { try body() }
     }
 

@@ -525,6 +525,47 @@ private final class OverrideOrdersAssembly: Assembly, @unchecked Sendable {
         #expect(ObjectIdentifier(app.core.network) == production)
     }
 
+    /// A thread outside any task sees an override only while a synchronous `apply` is open on it:
+    /// its reads skip the task-local lookup otherwise, and must not skip it then.
+    @Test func aSynchronousApplyOnAThreadOutsideAnyTaskReachesOnlyThatThread() {
+        struct Failed: Error {}
+        let app = OverrideAppAssembly()
+        let production = ObjectIdentifier(app.core.network)
+        let overrides = Overrides(of: app)
+        overrides.replace(\.core.network) { OverrideNetwork(name: "fake") }
+        let applying = DispatchSemaphore(value: 0)
+        let othersRead = DispatchSemaphore(value: 0)
+        let opened: @Sendable (DispatchSemaphore) -> Bool = { $0.wait(timeout: .now() + 20) == .success }
+        onThreads(2) { thread in
+            if thread == 0 {
+                overrides.apply {
+                    #expect(app.core.network.name == "fake")
+                    overrides.apply(whenUnused: .ignore) {
+                        #expect(app.service.network.name == "fake")
+                    }
+                    #expect(app.service.network.name == "fake", "still inside the outer apply")
+                    applying.signal()
+                    #expect(opened(othersRead))
+                    #expect(app.core.network.name == "fake")
+                }
+                #expect(ObjectIdentifier(app.core.network) == production, "the apply has returned")
+                #expect(throws: Failed.self) {
+                    try overrides.apply {
+                        #expect(app.core.network.name == "fake")
+                        throw Failed()
+                    }
+                }
+                #expect(ObjectIdentifier(app.core.network) == production, "the apply has thrown")
+            } else {
+                #expect(opened(applying))
+                #expect(ObjectIdentifier(app.core.network) == production)
+                #expect(ObjectIdentifier(app.service.network) == production)
+                othersRead.signal()
+            }
+        }
+        #expect(app.core.counter["network"] == 1, "the production singleton was built once")
+    }
+
     @Test func parallelTestsWithoutOverridesSeeTheOriginals() async {
         #expect(await doubledReads(reads: 2_000) == 0)
     }

@@ -27,7 +27,8 @@ let usage = """
       --profile GROUP VARIANT COUNT
                          only run COUNT resolutions of one variant (hand, assemblies or swinject) of one scenario
                          (chain, diamond, graph, observed, singleton or cycle), for a profiler such as valgrind --tool=callgrind;
-                         async-singleton and async-graph take hand or assemblies
+                         async-singleton and async-graph take hand or assemblies; singleton-elsewhere and
+                         graph-elsewhere (assemblies) read while another task's overrides of the family apply
     """
 
 var arguments = CommandLine.arguments.dropFirst()
@@ -72,6 +73,20 @@ while let argument = arguments.popFirst() {
                 exit(64)
             }
             subjects()[variant.rawValue].run(count)
+            exit(0)
+        }
+        if let name = arguments.first, name == "singleton-elsewhere" || name == "graph-elsewhere" {
+            guard let count = arguments.dropFirst(2).first.flatMap({ Int($0) }) else {
+                writeToStandardError("--profile \(name) needs assemblies and a count\n\(usage)\n")
+                exit(64)
+            }
+            let (assembly, end) = Elsewhere.overridden.family()
+            let subject =
+                name == "singleton-elsewhere"
+                ? Subject(VariantKind.assemblies.name, ElsewhereSingleton(assembly: assembly))
+                : Subject(VariantKind.assemblies.name, ElsewhereApplication(assembly: assembly))
+            subject.run(count)
+            end()
             exit(0)
         }
         guard let scenario = arguments.popFirst().flatMap(BenchmarkRun.scenario),

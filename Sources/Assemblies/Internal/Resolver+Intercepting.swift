@@ -16,9 +16,10 @@ extension Resolver {
 
     /// Whether a read of `family`, which is intercepted somewhere, may take the family's own
     /// singletons from this thread's caches: its reads are not observed, and the current task doesn't
-    /// override it or capture a read of it. Overrides that another task applies cost this thread's
-    /// cached reads one task-local lookup — none in a graph of the family opened without overrides,
-    /// whose reads keep to the family's singletons whatever the task applies later.
+    /// override it or capture a read of it. Overrides that another task applies cost a task's cached
+    /// reads one task-local lookup, and a thread's outside any task none (see
+    /// ``OverrideContext/innermost(for:)``); a graph of the family opened without overrides keeps to
+    /// the family's singletons whatever the task applies later.
     @usableFromInline
     @inline(never)
     static func readsCachedSingletons(of family: Family) -> Bool {

@@ -1,3 +1,5 @@
+internal import CAssemblies
+
 /// A running task's identity, as a number: compared, never followed, holding nothing.
 ///
 /// The library keeps one where it must tell the task that opened an async graph (or a recording)
@@ -10,11 +12,16 @@
 struct TaskIdentity: Hashable, Sendable {
     private let address: UInt
 
+    /// Whether a task is running now: one call into the concurrency runtime (see
+    /// `assemblies_running_task`), where `withUnsafeCurrentTask` — generic, and not specialized across
+    /// modules — costs ~300 instructions.
+    static var isRunning: Bool {
+        assemblies_running_task() != 0
+    }
+
     /// The identity of the task running now; nil outside a task.
     static var current: TaskIdentity? {
-        withUnsafeCurrentTask { task in
-            // `UnsafeCurrentTask` is one reference to the task: its bits are the task's address.
-            task.map { TaskIdentity(address: unsafeBitCast($0, to: UInt.self)) }
-        }
+        let address = assemblies_running_task()
+        return address == 0 ? nil : TaskIdentity(address: address)
     }
 }
