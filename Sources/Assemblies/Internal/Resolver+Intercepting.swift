@@ -178,7 +178,8 @@ extension Resolver {
     /// Drops the report of the read on top of ``traceFrames`` without delivering it: a task's read that
     /// waits, and reports when it decides again.
     func cancelReport() {
-        traceFrames.removeLast().observation.release()
+        traceFrames[traceFrames.count - 1].observation.release()
+        traceFrames.removeLast()
     }
 
     /// The body of the read on top of ``traceFrames`` starts now.
@@ -199,26 +200,30 @@ extension Resolver {
     /// to the observation, in a graph of its own (see ``inGraphOfItsOwn(_:)``), so that reads the
     /// observer makes never join the graph being built. They are not reported.
     func endReport(instance: ObjectIdentifier?, source: Resolution.Source?) {
-        let frame = traceFrames.removeLast()
-        let observation = frame.observation.takeRetainedValue()
-        let parent = traceFrames.last
-        if !traceFrames.isEmpty {
-            traceFrames[traceFrames.count - 1].childNanoseconds &+= frame.nanoseconds
+        // The frames are read in place, field by field: a trace frame is 20 words, and copying the
+        // frame and its parent out whole cost more than the rest of the report.
+        let top = traceFrames.count - 1
+        let parent = top - 1
+        let observation = traceFrames[top].observation.takeRetainedValue()
+        let nanoseconds = traceFrames[top].nanoseconds
+        if parent >= 0 {
+            traceFrames[parent].childNanoseconds &+= nanoseconds
         }
         let resolution = Resolution(
-            scope: frame.scope,
-            depth: traceFrames.count,
-            source: source ?? frame.source,
+            scope: traceFrames[top].scope,
+            depth: top,
+            source: source ?? traceFrames[top].source,
             instance: instance,
-            nanoseconds: frame.nanoseconds,
-            ownNanoseconds: frame.nanoseconds &- min(frame.nanoseconds, frame.childNanosecondsAtReturn),
+            nanoseconds: nanoseconds,
+            ownNanoseconds: nanoseconds &- min(nanoseconds, traceFrames[top].childNanosecondsAtReturn),
             threadNumber: thread.number,
             threadName: thread.name,
-            key: StoredKey(frame.key),
-            parentKey: parent.map { StoredKey($0.key) },
-            sequence: frame.sequence,
-            parentSequence: parent?.sequence
+            key: StoredKey(traceFrames[top].key),
+            parentKey: parent >= 0 ? StoredKey(traceFrames[parent].key) : nil,
+            sequence: traceFrames[top].sequence,
+            parentSequence: parent >= 0 ? traceFrames[parent].sequence : nil
         )
+        traceFrames.removeLast()
         let wasReporting = thread.isReporting
         thread.isReporting = true
         defer { thread.isReporting = wasReporting }
