@@ -24,8 +24,8 @@ extension Resolver {
             let isLonger = frame.pointee.flags.contains(.handedOutInALongerCycle)
             Failure.threwAfterHandingOut(
                 Array(threadChain(to: frame.pointee.key).dropLast()),
-                takenBy: takers[index],
-                through: isLonger ? takerPaths[index] ?? [] : []
+                takenBy: handouts.takers[index],
+                through: isLonger ? handouts.takerPaths[index] ?? [] : []
             )
         }
         if frame.pointee.flags.contains(.hasHooks) {
@@ -56,7 +56,7 @@ extension Resolver {
     func abandonGraph() {
         deferredSteps.removeAll()
         takeInbox()
-        if stepsHandedOut {
+        if handouts.ofHeldInstances {
             for item in heldForSteps {
                 // Another thread took it to break a cycle of waits: it keeps an object whose steps
                 // never run.

@@ -68,15 +68,15 @@ extension Resolver {
         // Releasing instances runs their deinit, which may read assemblies again: that starts a new
         // top-level resolution on the spare resolver.
         isClosing = true
-        if !takerPaths.isEmpty {
+        if !handouts.takerPaths.isEmpty {
             // Every frame has left: what they recorded is of no more use.
-            takerPaths.removeAll()
+            handouts.takerPaths.removeAll()
         }
-        if lowestHandedOut != .max || !pending.isEmpty {
+        if handouts.lowest != .max || !pending.isEmpty {
             // Every frame has left, so these were settled already; this only keeps a mistake in
             // that bookkeeping from holding a singleton back for ever.
             assertionFailure("Assemblies: a graph closed with instances still held back")
-            lowestHandedOut = .max
+            handouts.lowest = .max
             let items = pending
             pending.removeAll()
             settle(items)
@@ -267,12 +267,12 @@ extension Resolver {
 
     /// Records that the in-flight instance of `frame`, still being wired, was handed out to the
     /// body of the innermost definition of this resolver: what is finished above the frame waits for
-    /// it (see ``lowestHandedOut``), and, when the frame's body can throw, its first taker is kept
-    /// to be named if it throws afterwards (see ``takers``). A body that can't throw is never undone,
+    /// it (see ``Handouts/lowest``), and, when the frame's body can throw, its first taker is kept
+    /// to be named if it throws afterwards (see ``Handouts/takers``). A body that can't throw is never undone,
     /// so its frame needs no record: most cycles pay nothing for it.
     @inline(__always)
     func handOut(_ frame: Int) {
-        if frame < lowestHandedOut { lowestHandedOut = frame }
+        handouts.add(frame)
         if frames[frame].flags.intersection([.mayThrow, .handedOut]) == .mayThrow { recordHandout(of: frame) }
     }
 
@@ -289,7 +289,7 @@ extension Resolver {
     /// a graph opened above this one on the thread, through `chain`: the definitions from `frame`'s
     /// to the reader's.
     func handOut(_ frame: Int, through chain: [DefinitionKey]) {
-        if frame < lowestHandedOut { lowestHandedOut = frame }
+        handouts.add(frame)
         guard !frames[frame].flags.contains(.handedOut) else { return }
         record(chain.last, asTakerOf: frame)
         if chain.count > 2 { recordPath(of: frame, Array(chain.dropFirst().dropLast())) }
@@ -306,14 +306,16 @@ extension Resolver {
     @inline(__always)
     func record(_ taker: DefinitionKey?, asTakerOf frame: Int) {
         frames[frame].flags.insert(.handedOut)
-        if takers.count <= frame { takers += repeatElement(nil, count: frame + 1 - takers.count) }
-        takers[frame] = taker
+        if handouts.takers.count <= frame {
+            handouts.takers += repeatElement(nil, count: frame + 1 - handouts.takers.count)
+        }
+        handouts.takers[frame] = taker
     }
 
     /// Records the definitions between `frame` and the taker that flagged it first.
     func recordPath(of frame: Int, _ between: [DefinitionKey]) {
         frames[frame].flags.insert(.handedOutInALongerCycle)
-        takerPaths[frame] = between
+        handouts.takerPaths[frame] = between
     }
 
     /// Warns when the in-flight instance of `frame` handed out to a read of `key` is a value, which
@@ -460,7 +462,7 @@ extension Resolver {
         } else {
             frame.object?.release()
         }
-        if index == lowestHandedOut {
+        if index == handouts.lowest {
             handedOutFrameLeft()
         }
         if frame.flags.contains(.hasHooks) {
@@ -474,10 +476,10 @@ extension Resolver {
         registered === returned || identity(ofKept: registered) == identity(ofKept: returned)
     }
 
-    /// Called when the frame that was ``lowestHandedOut`` has been left.
+    /// Called when the frame that was ``Handouts/lowest`` has been left.
     func handedOutFrameLeft() {
-        lowestHandedOut = .max
-        if !pending.isEmpty || !foreignHandouts.isEmpty {
+        handouts.lowest = .max
+        if !pending.isEmpty || !handouts.toOtherThreads.isEmpty {
             handedOutFrameFinished()
         }
     }

@@ -34,10 +34,10 @@ extension Resolver {
         /// resolver it replaced (see ``install(over:)``).
         static let uninstalls = FrameFlags(rawValue: 1 << 4)
         /// Its in-flight instance was handed out while it was being wired, and who took it is
-        /// recorded (see ``takers``): set for a frame whose body can throw (``mayThrow``), or whose
+        /// recorded (see ``Handouts/takers``): set for a frame whose body can throw (``mayThrow``), or whose
         /// instance another thread took — the frames ``undo(_:)`` may find.
         static let handedOut = FrameFlags(rawValue: 1 << 5)
-        /// The read that took it came through other definitions (see ``takerPaths``).
+        /// The read that took it came through other definitions (see ``Handouts/takerPaths``).
         static let handedOutInALongerCycle = FrameFlags(rawValue: 1 << 6)
         /// Its body can throw (see ``bodyMayThrow(at:)``): only then is the taker of its in-flight
         /// instance recorded, to be named if the body throws after handing it out.
@@ -260,16 +260,16 @@ extension Resolver {
     /// Makes this resolver — a spare, or a task's async graph's — the thread's current one in place of
     /// `current`, for a read whose frame puts `current` back when it is left (see ``keepingInstalled(_:)``).
     func install(over current: Resolver) {
-        installedOver = Unmanaged.passUnretained(current)
+        var installation = Installation(over: Unmanaged.passUnretained(current))
         if thread.isTask && !current.thread.isTask {
             // A task's graph joined by a synchronous read of a thread: the task's synchronous reads
             // check the stack of that thread, and a slot the thread owns below this read is
             // recognised (see ``ResolverThread/isBelow(_:)``).
             thread.hostStack = current.thread.currentStack
-            replacedHost = thread.host
+            installation.joinedThread = .init(replacedHost: thread.host)
             thread.host = current.thread
-            joinsThread = true
         }
+        self.installation = installation
         assemblies_set_resolver(Unmanaged.passUnretained(self).toOpaque())
     }
 
@@ -283,19 +283,17 @@ extension Resolver {
 
     /// Puts back the resolver this one was installed over (see ``install(over:)``).
     func uninstall() {
-        guard let previous = installedOver else {
+        guard let installation else {
             preconditionFailure("Assemblies: a resolver left that was never installed")
         }
-        installedOver = nil
+        self.installation = nil
         if crossingKey != nil {
             crossingKey = nil
         }
-        if joinsThread {
-            thread.host = replacedHost
-            replacedHost = nil
-            joinsThread = false
+        if let joined = installation.joinedThread {
+            thread.host = joined.replacedHost
         }
-        assemblies_set_resolver(previous.toOpaque())
+        assemblies_set_resolver(installation.over.toOpaque())
     }
 
     /// `decision`, made on this resolver just installed: it stays installed until the frame it
@@ -315,7 +313,7 @@ extension Resolver {
     /// meant to start a graph of its own.
     func spare(crossingWith key: DefinitionKey?) -> Resolver {
         let spare = self.spare ?? makeSpare()
-        precondition(spare.installedOver == nil, "Assemblies: a spare resolver was asked for while in use")
+        precondition(spare.installation == nil, "Assemblies: a spare resolver was asked for while in use")
         if let key {
             spare.crossingKey = StoredKey(key)
         }
@@ -354,7 +352,7 @@ extension Resolver {
             entry.pointee.state = .done
             entry.pointee.object = result.retain()
         }
-        if index == lowestHandedOut {
+        if index == handouts.lowest {
             handedOutFrameLeft()
         }
     }

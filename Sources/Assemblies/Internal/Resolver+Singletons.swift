@@ -140,7 +140,7 @@ extension Resolver {
     // MARK: Publishing
 
     /// Publishes finished stored instances, unless something below them on this thread is still
-    /// being wired and was handed out: then they wait for it (see ``lowestHandedOut``) — or for a
+    /// being wired and was handed out: then they wait for it (see ``Handouts/lowest``) — or for a
     /// graph's `afterAllInjections` steps, when another thread took an instance held back for them
     /// (see ``outermostHandedOut()``).
     func settle(_ items: [Pending]) {
@@ -176,28 +176,28 @@ extension Resolver {
     /// outermost resolver's ``stepsFrame`` when another thread took an instance it holds for its
     /// steps (they run after all its frames have finished), else its lowest handed-out frame.
     func outermostHandedOut() -> (Resolver, FrameReference)? {
-        guard let found = chain.reversed().first(where: { $0.lowestHandedOut != .max || $0.stepsHandedOut })
+        guard let found = chain.reversed().first(where: { !$0.handouts.isEmpty })
         else { return nil }
-        if found.stepsHandedOut { return (found, found.stepsFrame) }
-        let frame = found.lowestHandedOut
+        if found.handouts.ofHeldInstances { return (found, found.stepsFrame) }
+        let frame = found.handouts.lowest
         return (
             found,
             FrameReference(thread: thread, resolver: found.number, frame: frame, serial: found.frames[frame].serial)
         )
     }
 
-    /// Called when the frame that was ``lowestHandedOut`` has finished (and ``lowestHandedOut`` is
+    /// Called when the frame that was ``Handouts/lowest`` has finished (and ``Handouts/lowest`` is
     /// reset): what waited for it waits for the next unfinished frame of this thread, or is
     /// published.
     func handedOutFrameFinished() {
-        if !foreignHandouts.isEmpty {
+        if !handouts.toOtherThreads.isEmpty {
             let next =
                 outermostHandedOut()?.1
                 ?? (thread.mayHaveForeignDependencies ? WaitRegistry.firstForeignDependency(of: thread) : nil)
-            for frame in foreignHandouts {
+            for frame in handouts.toOtherThreads {
                 WaitRegistry.finished(frame, next: next)
             }
-            foreignHandouts.removeAll()
+            handouts.toOtherThreads.removeAll()
         }
         if !pending.isEmpty {
             let items = pending
@@ -218,8 +218,8 @@ extension Resolver {
     /// The `afterAllInjections` steps have run, or won't (`abandoned`): the threads that took an
     /// instance held back for them now depend on what this thread depends on, or on nothing.
     func stepsFinished(abandoned: Bool) {
-        guard stepsHandedOut else { return }
-        stepsHandedOut = false
+        guard handouts.ofHeldInstances else { return }
+        handouts.ofHeldInstances = false
         // As when a handed-out frame finishes: what the settled items wait for next.
         let next =
             abandoned
@@ -234,7 +234,7 @@ extension Resolver {
         for frame in WaitRegistry.takeInbox(of: thread) {
             if frame.frame == -1, let owner = resolver(numbered: frame.resolver), !owner.heldForSteps.isEmpty {
                 // An instance held back for that graph's steps: finished when they have run.
-                owner.stepsHandedOut = true
+                owner.handouts.ofHeldInstances = true
                 continue
             }
             guard let owner = resolver(numbered: frame.resolver), frame.frame >= 0, frame.frame < owner.frameCount,
@@ -243,8 +243,8 @@ extension Resolver {
                 WaitRegistry.finished(frame, next: nil)
                 continue
             }
-            owner.foreignHandouts.append(frame)
-            if frame.frame < owner.lowestHandedOut { owner.lowestHandedOut = frame.frame }
+            owner.handouts.toOtherThreads.append(frame)
+            owner.handouts.add(frame.frame)
             owner.recordHandout(of: frame.frame, to: nil)
         }
     }

@@ -220,32 +220,15 @@ final class Resolver {
     }
     /// The frame count at which ``Assembly/intentionallyCaptive(_:)`` marked a read, or -1.
     @exclusivity(unchecked) var intentionalCaptiveFrame = -1
-    /// The lowest frame whose instance was handed out while still being wired (a back-reference in
-    /// a cycle), or `Int.max`. A stored instance finished above such a frame may point at that
-    /// unfinished instance, so it waits (see ``pending``) until the frame has finished.
-    @exclusivity(unchecked) var lowestHandedOut = Int.max
-    /// Who first took the in-flight instance of a frame, by frame index — the definition whose body
-    /// took it, or nil for another thread — so that a body that throws after its own instance was
-    /// taken names the taker (see ``undo(_:)``). Read only for a frame flagged
-    /// ``FrameFlags/handedOut``: an entry is written when its frame is flagged, and outlives it
-    /// until the next one at that index, which costs nothing to leave behind.
-    @exclusivity(unchecked) var takers: [DefinitionKey?] = []
-    /// The definitions between a frame and its taker, for frames flagged
-    /// ``FrameFlags/handedOutInALongerCycle``, by frame index: apart, so that ``takers`` stays
-    /// trivial to copy.
-    @exclusivity(unchecked) var takerPaths: [Int: [DefinitionKey]] = [:]
-    /// Stored instances finished on this thread that wait for ``lowestHandedOut`` to finish.
+    /// What of this resolver's in-flight instances was handed out, and to whom.
+    @exclusivity(unchecked) var handouts = Handouts()
+    /// Stored instances finished on this thread that wait for ``Handouts/lowest`` to finish.
     @exclusivity(unchecked) var pending: [Pending] = []
     /// Stored instances finished while the graph has `afterAllInjections` steps to run, waiting for
     /// them (see ``runDeferredSteps()``) — and, once another thread took one of them
-    /// (``stepsHandedOut``), those finished meanwhile by graphs opened above this one on the thread,
+    /// (``Handouts/ofHeldInstances``), those finished meanwhile by graphs opened above this one on the thread,
     /// of any family, which wait for the same steps (see ``settle(_:)``).
     @exclusivity(unchecked) var heldForSteps: [Pending] = []
-    /// Frames of this resolver whose in-flight instances other threads took (see ``WaitRegistry``).
-    @exclusivity(unchecked) var foreignHandouts: [FrameReference] = []
-    /// Set when another thread took an instance of ``heldForSteps``: it depends on ``stepsFrame``
-    /// until the steps have run.
-    @exclusivity(unchecked) var stepsHandedOut = false
     /// Weak singletons built in this graph, kept alive until it closes.
     @exclusivity(unchecked) var keptAlive: [AnyObject] = []
     /// Instances that ``Assembly/reset(_:)`` dropped while this graph built them, disposed of when
@@ -259,6 +242,40 @@ final class Resolver {
         let object: AnyObject
     }
 
+    /// The instances of a resolver's frames that were handed out while still being wired — to a
+    /// back-reference in a cycle, or to another thread that broke a cycle of waits — and who took
+    /// them.
+    struct Handouts {
+        /// The lowest such frame, or `Int.max`: one compare when a frame is left. A stored instance
+        /// finished above it may point at that unfinished instance, so it waits (see ``pending``)
+        /// until the frame has finished.
+        var lowest = Int.max
+        /// Who first took the in-flight instance of a frame, by frame index — the definition whose
+        /// body took it, or nil for another thread — so that a body that throws after its own
+        /// instance was taken names the taker (see ``undo(_:)``). Read only for a frame flagged
+        /// ``FrameFlags/handedOut``: an entry is written when its frame is flagged, and outlives it
+        /// until the next one at that index, which costs nothing to leave behind.
+        var takers: [DefinitionKey?] = []
+        /// The definitions between a frame and its taker, for frames flagged
+        /// ``FrameFlags/handedOutInALongerCycle``, by frame index: apart, so that ``takers`` stays
+        /// trivial to copy.
+        var takerPaths: [Int: [DefinitionKey]] = [:]
+        /// The frames whose in-flight instances other threads took (see ``WaitRegistry``).
+        var toOtherThreads: [FrameReference] = []
+        /// Set when another thread took an instance of ``heldForSteps``: the resolver depends on
+        /// ``stepsFrame`` until the steps have run.
+        var ofHeldInstances = false
+
+        /// Whether a frame's instance, or one held for the graph's steps, is out.
+        var isEmpty: Bool { lowest == .max && !ofHeldInstances }
+
+        /// Counts `frame` among the handed out.
+        @inline(__always)
+        mutating func add(_ frame: Int) {
+            if frame < lowest { lowest = frame }
+        }
+    }
+
     /// The singletons this resolver has read, in front of their families' stores.
     @usableFromInline @exclusivity(unchecked) var singletonCache = SingletonCache()
 
@@ -267,22 +284,28 @@ final class Resolver {
     /// A key path being evaluated to learn which definition it names (see ``OverrideCapture``).
     var pendingCapture: OverrideCapture?
 
-    /// The family a collaborator being created joins (see ``makeAssembly(_:in:)``).
-    var pendingFamily: Family?
-    var pendingType: ObjectIdentifier?
-    /// The configuration a root being created with `init(configuration:)` gives its family.
-    var pendingConfiguration: FamilyConfiguration?
-    var pendingConfigurationType: ObjectIdentifier?
+    /// The family a collaborator being created joins, or the configuration a root being created
+    /// with `init(configuration:)` starts its family with.
+    var assemblyInCreation: AssemblyInCreation?
     /// A resolver for a top-level resolution that starts while this one is busy with another family.
     var spare: Resolver?
     /// While a read has installed this resolver as its thread's current one (see
-    /// ``install(over:)``): the resolver it replaced, put back when the read's frame is left. That
-    /// resolver is its thread's own or an outer one, alive for as long as this read runs.
-    var installedOver: Unmanaged<Resolver>?
-    /// Whether this is a task's resolver installed by a thread's synchronous read that joined the
-    /// task's graph, and the host it replaced (see ``ResolverThread/host``).
-    var joinsThread = false
-    var replacedHost: ResolverThread?
+    /// ``install(over:)``): what to put back when the read's frame is left.
+    var installation: Installation?
+
+    /// How a read installed a resolver over its thread's current one.
+    struct Installation {
+        /// The resolver it replaced: its thread's own or an outer one, alive for as long as the read
+        /// runs.
+        let over: Unmanaged<Resolver>
+        /// Set when this is a task's resolver installed by a thread's synchronous read that joined
+        /// the task's graph: the host it replaced (see ``ResolverThread/host``).
+        var joinedThread: JoinedThread?
+
+        struct JoinedThread {
+            let replacedHost: ResolverThread?
+        }
+    }
     /// For a spare resolver: the resolver it stands in for (which owns it), and the read that
     /// crossed over.
     unowned var outer: Resolver?
