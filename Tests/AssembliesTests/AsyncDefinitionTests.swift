@@ -603,10 +603,13 @@ struct AsyncDefinitionCycleTests {
     @MainActor
     @Test func aMainActorDefinitionBuildsOnTheMainActor() async {
         let screens = ScreenAssembly()
-        let viewModel = await screens.viewModel
+        let warnings = CapturedWarnings()
+        let viewModel = await warnings.capture { await screens.viewModel }
         #expect(await screens.viewModel === viewModel)
         #expect(screens.counter["viewModel"] == 1)
         #expect(viewModel.service.partner?.service === viewModel.service)
+        // The view model keeps the service, an object-graph instance: the family says so, once.
+        #expect(warnings.containing("captive dependency: ScreenAssembly.viewModel").count == 1, "\(warnings.all)")
     }
 
     @Test func childTasksReadInGraphsOfTheirOwn() async {
