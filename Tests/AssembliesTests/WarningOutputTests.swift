@@ -34,7 +34,7 @@ private let captive = "Assemblies: warning: captive dependency: ArchiveAssembly.
             for _ in 0..<4 {
                 group.addTask {
                     let warnings = CapturedWarnings()
-                    await warnings.capture {
+                    warnings.capture {
                         _ = ArchiveAssembly().archive  // a family of its own: one warning each
                     }
                     return warnings.containing(captive).count
