@@ -35,10 +35,10 @@ for scenario in ${SCENARIOS:-singleton chain diamond graph cycle observed async-
     if [ "$scenario" = observed ]; then
         # The same graph unobserved is its baseline: what observing costs.
         hand=$(per_resolution graph assemblies)
-        printf '| observed graph (10) ÷ the same unobserved | %s | %s | %s× |\n' "$hand" "$assemblies" \
-            "$(echo "scale=2; $assemblies / $hand" | bc)"
+        printf '| observed graph (10) ÷ the same unobserved | %s | %s | %.2f× |\n' "$hand" "$assemblies" \
+            "$(echo "scale=4; $assemblies / $hand" | bc)"
         continue
     fi
     hand=$(per_resolution "$scenario" hand)
-    printf '| %s | %s | %s | %s× |\n' "$scenario" "$hand" "$assemblies" "$(echo "scale=2; $assemblies / $hand" | bc)"
+    printf '| %s | %s | %s | %.2f× |\n' "$scenario" "$hand" "$assemblies" "$(echo "scale=4; $assemblies / $hand" | bc)"
 done
