@@ -71,7 +71,7 @@ echo "|---|---|---:|---:|---:|---:|"
 for variant in hand assemblies swinject; do
     median=$(printf '%s\n' ${times[$variant]} | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
     [ -n "$hand_median" ] || hand_median="$median"
-    ratio=$(echo "scale=2; $median / $hand_median" | bc)
+    ratio=$(printf '%.2f' "$(echo "scale=4; $median / $hand_median" | bc)")  # 0.50, not .50
     rounded=$(printf '%s\n' ${times[$variant]} | awk '{ printf "%s%.1f", (NR > 1 ? " " : ""), $1 }')
     printf '| %s | %s | %.1f | %s× | %s | %s |\n' "$variant" "$rounded" "$median" "$ratio" \
         "$(stat -c %s "$work/$variant.o")" "$(( $(text_bytes "$work/$variant.o") / 1000 ))"

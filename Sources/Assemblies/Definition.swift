@@ -18,8 +18,9 @@
 /// ``afterWiring(_:)`` once the body has returned, ``afterAllInjections(_:)`` once the whole graph
 /// is complete.
 ///
-/// A `Definition` is only valid while its body runs, on the thread that runs it; using it
-/// afterwards, or from another thread, stops the program.
+/// A `Definition` is only valid while its body runs, in the graph that runs it: on the body's
+/// thread, or — in the body of an `async` member — in its task, on whichever thread the task resumes
+/// after an `await`. Using it afterwards, or from another thread or task, stops the program.
 public struct Definition<T> {
     /// The frame of the resolution it belongs to. Each use looks the frame up among the resolvers
     /// of the current thread (or task, in an async body): by the resolver's address (only

@@ -1,15 +1,5 @@
 internal import CAssemblies
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// Replacements of definitions with test doubles, for the tasks that apply them.
 ///
 /// Name a definition by key path, so that a wrong name or a double of the wrong type doesn't
@@ -261,10 +251,10 @@ public final class Overrides<Root: Assembly>: Sendable {
         for (description, own) in table.unused {
             switch own ?? whenUnused {
             case .warn:
-                let warning =
-                    "Assemblies: warning: the override of \(description) was never used. Check that it "
-                    + "names a definition (or collaborator type) your code reads, or remove it.\n"
-                _ = warning.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+                WarningOutput.write(
+                    "the override of \(description) was never used. Check that it names a definition (or "
+                        + "collaborator type) your code reads, or remove it."
+                )
             case .ignore:
                 break
             case .report(let report) where own != nil:

@@ -603,10 +603,21 @@ struct AsyncDefinitionCycleTests {
     @MainActor
     @Test func aMainActorDefinitionBuildsOnTheMainActor() async {
         let screens = ScreenAssembly()
-        let viewModel = await screens.viewModel
+        let warnings = CapturedWarnings()
+        let viewModel = await warnings.capture { await screens.viewModel }
         #expect(await screens.viewModel === viewModel)
         #expect(screens.counter["viewModel"] == 1)
         #expect(viewModel.service.partner?.service === viewModel.service)
+        // The view model keeps the service, an object-graph instance: the family says so, once.
+        #expect(warnings.containing("captive dependency: ScreenAssembly.viewModel").count == 1, "\(warnings.all)")
+    }
+
+    /// The body's `definition` is its task's, not its thread's: it registers and adds hooks after
+    /// the body has suspended and resumed, on whichever thread.
+    @Test func aDefinitionStaysValidAcrossItsBodysSuspensions() async {
+        let suspending = await SuspendingAssembly().suspending
+        #expect(suspending.isHooked)
+        #expect(suspending.partner?.partner === suspending, "registered after a suspension: the cycle closed on it")
     }
 
     @Test func childTasksReadInGraphsOfTheirOwn() async {
@@ -734,5 +745,36 @@ struct AsyncDefinitionCycleTests {
             await Overrides(of: app).replace(awaiting: { _ in Log() }, with: { Log() })
         }
         #expect(stderr(of: result).contains("reads no definition"))
+    }
+}
+
+private final class Suspending: @unchecked Sendable {
+    var partner: Suspending?
+    var isHooked = false
+}
+
+/// A body that uses its `definition` only after it has suspended.
+private final class SuspendingAssembly: Assembly, @unchecked Sendable {
+    var suspending: Suspending {
+        get async {
+            await define { definition in
+                await Task.yield()
+                let suspending = definition *~> Suspending()
+                await Task.yield()
+                definition.afterWiring { $0.isHooked = true }
+                suspending.partner = await self.partner
+                return suspending
+            }
+        }
+    }
+
+    var partner: Suspending {
+        get async {
+            await define { definition in
+                let partner = definition *~> Suspending()
+                partner.partner = await self.suspending  // the instance being wired above
+                return partner
+            }
+        }
     }
 }

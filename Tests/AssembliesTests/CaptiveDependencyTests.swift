@@ -187,17 +187,17 @@ private func reporting() -> (CaptiveAssembly, Captives) {
         #expect(captives.all.count == 1)
     }
 
-    @Test func warnsOncePerChainByDefault() async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+    @Test func warnsOncePerChainByDefault() {
+        let warnings = CapturedWarnings()
+        warnings.capture {
             for _ in 0..<3 {
                 let app = CaptiveAssembly()
                 _ = app.handler
                 _ = app.weakCache
             }
         }
-        let output = stderr(of: result)
-        let warnings = output.split(separator: "\n").filter { $0.hasPrefix("Assemblies: warning: captive dependency") }
-        #expect(warnings.count == 6, "one per chain and family: \(output)")
+        let captive = warnings.all.filter { $0.hasPrefix("Assemblies: warning: captive dependency") }
+        #expect(captive.count == 6, "one per chain and family: \(warnings.all)")
     }
 
     @Test func stopStopsWithTheMessage() async {

@@ -53,7 +53,7 @@ private final class DiamondAssembly: Assembly, @unchecked Sendable {
             counter.tick()
             let registry = definition *~> Registry()
             registry.clock = self.clock
-            for _ in 0..<2_000 { _ = self.bottom }
+            for _ in 0..<2_000 { _ = self.intentionallyCaptive(self.bottom) }  // read only while it is built
             registry.finishWiring()
             return registry
         }
@@ -126,7 +126,7 @@ private final class OwnerAssembly: Assembly, @unchecked Sendable {
     var registry: OwnedRegistry {
         define(scope: .singleton) { definition in
             let registry = definition *~> OwnedRegistry()
-            registry.owner = self.owner
+            registry.owner = self.intentionallyCaptive(self.owner)  // the owner being wired, kept on purpose
             return registry
         }
     }

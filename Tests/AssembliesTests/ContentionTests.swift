@@ -225,7 +225,7 @@ private final class HookAssembly: Assembly, @unchecked Sendable {
         define(scope: .singleton) {
             counter.tick()
             let node = PNode()
-            node.flag = self.temporary.flag
+            node.flag = self.intentionallyCaptive(self.temporary).flag  // read only while it is built
             return node
         }
     }
@@ -747,15 +747,24 @@ private func ring(_ count: Int) -> [RingAssembly] {
         let seen = PRef<Bool>()
         family.inside.value = {
             let done = DispatchSemaphore(value: 0)
+            let warnings = WarningOutput.handler
             Thread {
-                seen.value = family.stepped.flag
+                withWarningHandler(warnings) { seen.value = family.stepped.flag }
                 done.signal()
             }.start()
             // If the other thread can't see it yet, it waits: don't wait for it forever.
             _ = done.wait(timeout: .now() + 2)
         }
-        #expect(finishes(within: 20) { _ = family.readsStepped })
+        let warnings = CapturedWarnings()
+        warnings.capture {
+            #expect(finishes(within: 20) { _ = family.readsStepped })
+        }
         #expect(seen.value != false, "another thread got the singleton before its afterAllInjections step ran")
+        // The other thread may wait long enough to say so; it says nothing else.
+        #expect(
+            warnings.all.allSatisfy { $0.contains("has waited") && $0.contains("HookAssembly.stepped") },
+            "\(warnings.all)"
+        )
     }
 
     // MARK: Overrides
@@ -787,7 +796,7 @@ private func ring(_ count: Int) -> [RingAssembly] {
         overrides.replace(\.logger) { PNode() }
         #expect(
             finishes(within: 5) {
-                overrides.apply {
+                overrides.apply(whenUnused: .ignore) {  // the clock's doubles: unused by design
                     _ = app.tracked  // built among the overrides' singletons, kept only there
                     overrides.replace(\.clock) { PNode() }
                     _ = app.logger  // a new store: the old one, and `tracked`, are released
@@ -803,7 +812,7 @@ private func ring(_ count: Int) -> [RingAssembly] {
         let overrides = Overrides(of: app)
         #expect(
             finishes(within: 5) {
-                overrides.apply {
+                overrides.apply(whenUnused: .ignore) {  // the doubles: unused by design
                     overrides.replace(\.clock) {
                         let node = PNode()
                         node.onDeinit = { _ = app.logger }

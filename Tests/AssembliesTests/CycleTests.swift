@@ -27,7 +27,7 @@ private final class RingAssembly: Assembly, @unchecked Sendable {
         define(scope: .singleton) { definition in
             counter.tick()
             let node = definition *~> Node(name: "lonely")
-            node.next = self.companion
+            node.next = self.intentionallyCaptive(self.companion)  // the cycle's other half, kept on purpose
             return node
         }
     }

@@ -93,7 +93,8 @@ private final class OverrideAppAssembly: Assembly, @unchecked Sendable {
     var service: OverrideService {
         define(scope: .singleton) {
             counter.tick()
-            return OverrideService(network: self.core.network, clock: self.core.clock)
+            // The clock is kept on purpose: the tests check which clock a singleton gets.
+            return OverrideService(network: self.core.network, clock: self.intentionallyCaptive(self.core.clock))
         }
     }
 
@@ -418,8 +419,17 @@ private final class OverrideOrdersAssembly: Assembly, @unchecked Sendable {
         overrides.replace(\.core.network) { OverrideNetwork(name: "fake") }
         overrides.replace(\.core.clock) { OverrideClock(label: "fake") }
         #expect(overrides.unused.sorted() == ["OverrideCoreAssembly.clock", "OverrideCoreAssembly.network"])
-        overrides.apply { _ = app.core.network }
+        let warnings = CapturedWarnings()
+        warnings.capture {
+            overrides.apply { _ = app.core.network }
+        }
         #expect(overrides.unused == ["OverrideCoreAssembly.clock"])
+        #expect(
+            warnings.all == [
+                "Assemblies: warning: the override of OverrideCoreAssembly.clock was never used. Check that it "
+                    + "names a definition (or collaborator type) your code reads, or remove it."
+            ]
+        )
         overrides.apply { _ = app.screen }
         #expect(overrides.unused.isEmpty)
     }

@@ -80,31 +80,6 @@ func openTheCafe() {
 // after it.
 import Testing
 
-// The other README snippets, compiled against the quick start's classes.
-
-extension CafeAssembly {
-    func inject(_ cafe: Cafe) -> Cafe {
-        define(injecting: cafe) {
-            cafe.cups = [self.cup, self.cup]  // wires the cafe passed in; never builds another
-            return cafe
-        }
-    }
-}
-
-final class Delivery {
-    let roastery: Roastery
-
-    init(roastery: Roastery) {
-        self.roastery = roastery
-    }
-}
-
-final class DeliveryAssembly: Assembly, @unchecked Sendable {
-    var cafes: CafeAssembly { collaborator() }
-
-    var delivery: Delivery { define { Delivery(roastery: self.cafes.roastery) } }
-}
-
 /// The README's quick start does what its comments say.
 @Suite("README")
 struct ReadmeTests {
@@ -154,17 +129,5 @@ struct ReadmeTests {
         #expect(again !== cafe)
         #expect(again.barista !== cafe.barista)
         #expect(again.barista?.cafe === again)
-    }
-
-    @Test func injectionWiresTheObjectPassedIn() {
-        let assembly = CafeAssembly()
-        let cafe = Cafe()
-        #expect(assembly.inject(cafe) === cafe)
-        #expect(cafe.cups.count == 2)
-    }
-
-    @Test func aCollaboratorSharesTheFamilysSingletons() {
-        let assembly = DeliveryAssembly()
-        #expect(assembly.delivery.roastery === assembly.cafes.roastery)
     }
 }

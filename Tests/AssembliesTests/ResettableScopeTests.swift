@@ -167,7 +167,8 @@ private final class ResetInsideAssembly: Assembly, @unchecked Sendable {
     var back: ResetBackReference {
         define(scope: .resetSession) {
             counter.tick()
-            return ResetBackReference(log: log, holder: self.signOutWhileWiring)
+            // The holder being wired, kept on purpose.
+            return ResetBackReference(log: log, holder: self.intentionallyCaptive(self.signOutWhileWiring))
         }
     }
 

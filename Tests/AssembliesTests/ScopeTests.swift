@@ -49,8 +49,9 @@ private final class GarageAssembly: Assembly, @unchecked Sendable {
             counter.tick()
             let garage = definition *~> Garage()
             garage.wiredTimes += 1
-            garage.car = self.car
-            garage.engine = self.engine
+            // Kept on purpose: the tests compare them with the object-graph instances of later reads.
+            garage.car = self.intentionallyCaptive(self.car)
+            garage.engine = self.intentionallyCaptive(self.engine)
             return garage
         }
     }

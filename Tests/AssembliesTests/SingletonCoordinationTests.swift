@@ -77,7 +77,7 @@ private final class CrossingAppAssembly: Assembly, @unchecked Sendable {
     var ownedCache: Box {
         define(scope: .singleton) {
             let cache = Box()
-            cache.item = self.owner
+            cache.item = self.intentionallyCaptive(self.owner)  // the owner being wired, kept on purpose
             return cache
         }
     }

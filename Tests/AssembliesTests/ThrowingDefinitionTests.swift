@@ -403,6 +403,19 @@ private final class ThrowingAssembly: Assembly, @unchecked Sendable {
         #expect(again.partner == nil)
     }
 
+    /// A key path can't name a throwing property, but the closure of `replace(awaiting:)` can, also
+    /// when the member is synchronous: no subclass needed.
+    @Test func aSynchronousThrowingMemberIsReplacedThroughAClosureThatReadsIt() async throws {
+        let app = ThrowingAssembly()  // whose database fails to open
+        let overrides = Overrides(of: app)
+        await overrides.replace(awaiting: { try $0.database }, with: { ThrowingDatabase(url: "memory") })
+        let repository = try overrides.apply { try app.repository }
+        #expect(repository.database.url == "memory", "everything that reads the member gets the double")
+        #expect(overrides.unused.isEmpty)
+        #expect(app.counter["database"] == 0, "naming the member didn't run its body")
+        #expect(throws: UnreachableDatabase.unreachable("postgres://db")) { try app.database }
+    }
+
     @Test func aNonThrowingDefinitionNeedsNoTry() {
         let app = ThrowingAssembly()
         let node = app.heldSingleton  // no `try`: the body throws nothing, so `define` doesn't either

@@ -98,7 +98,7 @@ private final class WeakEditorAssembly: Assembly, @unchecked Sendable {
         define(scope: .weakSingleton) { definition in
             counter.tick()
             let hub = definition *~> WeakHub()
-            hub.spoke = self.spoke
+            hub.spoke = self.intentionallyCaptive(self.spoke)  // the cycle's other half, kept on purpose
             return hub
         }
     }

@@ -27,8 +27,10 @@ let usage = """
       --profile GROUP VARIANT COUNT
                          only run COUNT resolutions of one variant (hand, assemblies or swinject) of one scenario
                          (chain, diamond, graph, observed, singleton or cycle), for a profiler such as valgrind --tool=callgrind;
-                         async-singleton and async-graph take hand or assemblies; singleton-elsewhere and
-                         graph-elsewhere (assemblies) read while another task's overrides of the family apply
+                         async-singleton, async-graph and the reads the documentation quotes — prototype,
+                         prototype-arguments, singleton-arguments, weak-singleton, resettable — take hand or assemblies;
+                         singleton-elsewhere and graph-elsewhere (assemblies) read while another task's
+                         overrides of the family apply
     """
 
 var arguments = CommandLine.arguments.dropFirst()
@@ -65,6 +67,16 @@ while let argument = arguments.popFirst() {
     case "--profile":
         let variants = ["hand": VariantKind.handWritten, "assemblies": .assemblies, "swinject": .swinject]
         let asyncScenarios = ["async-singleton": AsyncScenarios.singleton, "async-graph": AsyncScenarios.application]
+        if let name = arguments.first, ScopeCosts.names.contains(name) {
+            guard let variant = arguments.dropFirst().first.flatMap({ variants[$0] }), variant != .swinject,
+                let count = arguments.dropFirst(2).first.flatMap({ Int($0) }), let subjects = ScopeCosts.subjects(name)
+            else {
+                writeToStandardError("--profile \(name) needs hand or assemblies, and a count\n\(usage)\n")
+                exit(64)
+            }
+            subjects[variant.rawValue].run(count)
+            exit(0)
+        }
         if let name = arguments.first, let subjects = asyncScenarios[name] {
             guard let variant = arguments.dropFirst().first.flatMap({ variants[$0] }), variant != .swinject,
                 let count = arguments.dropFirst(2).first.flatMap({ Int($0) })

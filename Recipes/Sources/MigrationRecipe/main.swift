@@ -10,3 +10,11 @@ print("injected:", MailScreen().mailer.logger === mailer.logger)
 
 let knight = KnightsAssembly().knight  // no activation step
 print("cycle closed:", knight.quest?.knight === knight)
+
+let transports = TransportAssembly()
+let overrides = Overrides(of: transports)
+overrides.replace(\.transport) { RecordingTransport() }
+overrides.apply {
+    print(transports.transport.send("hello"))  // the double: the definition's type is the protocol
+}
+print(transports.transport.send("hello"))

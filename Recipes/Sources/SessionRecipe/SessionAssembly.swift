@@ -35,7 +35,8 @@ final class Cart: Disposable {
 }
 
 final class ShopAssembly: Assembly, @unchecked Sendable {
-    let currentUser = CurrentUser()
+    /// Who is signed in: state the family shares, so a singleton, not a stored property.
+    var currentUser: CurrentUser { define(scope: .singleton) { CurrentUser() } }
 
     var account: Account { define(scope: .session) { Account(name: self.currentUser.name) } }
 

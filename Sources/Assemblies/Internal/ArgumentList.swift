@@ -2,7 +2,9 @@
 ///
 /// Two lists are equal when their values are equal *and* were passed as the same types:
 /// `AnyHashable(1) == AnyHashable(1.0)`, but `label(1)` and `label(1.0)` of two overloads that
-/// take an `Int` and a `Double` name two instances. A ``DefinitionKey`` holds its list strongly.
+/// take an `Int` and a `Double` name two instances. A ``DefinitionKey`` refers to its list without
+/// retaining it (`unowned(unsafe)`): the `define` call that made the key keeps the list alive while
+/// the read runs, and whatever keeps the key longer keeps a ``StoredKey``, which retains it.
 @usableFromInline
 final class ArgumentList: Equatable, CustomStringConvertible {
     let values: [AnyHashable]

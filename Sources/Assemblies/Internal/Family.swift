@@ -61,7 +61,7 @@ final class Family: Sendable {
     }
 
     /// The families whose async eager singletons the current task is building (see
-    /// ``activateAsynchronously(_:)``).
+    /// ``activateAsynchronously(isolation:_:)``).
     @TaskLocal private static var activatingAsynchronously: [UInt64] = []
 
     init(configuration: FamilyConfiguration) {

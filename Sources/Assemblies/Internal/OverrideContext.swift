@@ -246,7 +246,7 @@ struct DoubleMaker: Sendable {
 /// A key path being evaluated to learn which definition it names.
 ///
 /// Evaluating the key path runs the getter, which calls `define`; the resolver hands that call to
-/// ``capture(_:scope:on:)`` instead of running the definition's body. The getter must return
+/// ``captureFirst(_:)`` instead of running the definition's body. The getter must return
 /// something, so the capture makes the first double then — the override hands it out later.
 ///
 /// An async member, which a key path can't name, is read by a closure instead, in a task that

@@ -126,7 +126,7 @@ extension Resolver {
 
 /// A value as the engine keeps it: a class instance as it is, any other value in a ``ValueBox``; for
 /// a weak singleton, an existential's object (a weak singleton of any other value stops, see
-/// ``Resolver/finish(_:building:returning:)``).
+/// ``Resolver/leaveSlowly(_:returning:)``).
 @inlinable
 @inline(__always)
 func stored<T>(_ instance: T, scope: Scope) -> AnyObject {

@@ -13,7 +13,7 @@ import Android
 /// The per-thread resolution state: the object graph in flight, its stack of definitions being
 /// built, and a cache of the singletons this thread has already read.
 ///
-/// Each thread has its own resolver, found through a C thread-local (``current``), so graphs never
+/// Each thread has its own resolver, found through a C thread-local (``currentAddress``, ``withCurrent(_:)``), so graphs never
 /// cross threads and reading or writing them takes no lock. A resolver is only ever touched by its
 /// own thread, which is why its state opts out of dynamic exclusivity checks: they would cost more
 /// than the rest of a resolution.
@@ -70,7 +70,7 @@ final class Resolver {
     @exclusivity(unchecked) var activeContextSingletons: SingletonStore?
     /// What a graph opened while its family was observed reports its reads to.
     @exclusivity(unchecked) var activeObservation: Observation?
-    /// The reads being reported on this resolver, innermost last (see ``beginReport(_:)``).
+    /// The reads being reported on this resolver, innermost last (see ``beginReport(_:scope:source:to:)``).
     @exclusivity(unchecked) var traceFrames: [TraceFrame] = []
     /// That family, unretained: the assembly whose read opened the graph keeps it alive until the
     /// graph closes.

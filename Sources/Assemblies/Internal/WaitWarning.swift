@@ -18,15 +18,11 @@ enum WaitWarning {
         set { storedDelay.withLock { $0 = newValue } }
     }
 
-    /// Writes `message` to standard error as one warning line.
+    /// Writes `message` as one warning line (see ``WarningOutput``). Every warning of the library
+    /// goes through here, not only the wait's.
     static func print(_ message: String) {
-        writeToStandardError("Assemblies: warning: \(message)\n")
+        WarningOutput.write(message)
     }
-}
-
-/// Writes `text` to standard error in one call, so that two threads' lines don't interleave.
-func writeToStandardError(_ text: String) {
-    _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
 }
 
 /// A monotonic clock: seconds for timeouts, nanoseconds for the times of bodies.

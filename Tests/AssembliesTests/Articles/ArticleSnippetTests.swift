@@ -18,10 +18,15 @@ struct ThrowingArticle {
     }
 
     final class Database: Sendable {
+        let isInMemory: Bool
+        init(isInMemory: Bool = false) { self.isInMemory = isInMemory }
+
         static func open(_ url: String) throws(DatabaseError) -> Database {
             guard url.hasPrefix("postgres:") else { throw .unreachable(url) }
             return Database()
         }
+
+        static func inMemory() -> Database { Database(isInMemory: true) }
     }
 
     final class Repository {
@@ -42,6 +47,14 @@ struct ThrowingArticle {
         var repository: Repository {
             get throws { try define { Repository(database: try self.database) } }
         }
+    }
+
+    /// A test's repository, on a double of the database that `storage` would fail to open.
+    static func repositoryOnADouble(of storage: StorageAssembly) async throws -> Repository {
+        let overrides = Overrides(of: storage)
+        await overrides.replace(awaiting: { try $0.database }, with: { Database.inMemory() })
+        let repository = try overrides.apply { try storage.repository }  // on the in-memory database
+        return repository
     }
 
     func showOrders(from storage: StorageAssembly) {
@@ -144,9 +157,17 @@ struct ArticleSnippetTests {
         let settings = ThrowingArticle.Settings(databaseURL: "sqlite:")
         let storage = ThrowingArticle.StorageAssembly(configuration: settings)
         #expect(throws: ThrowingArticle.DatabaseError.unreachable("sqlite:")) { try storage.database }
-        ThrowingArticle().showOrders(from: storage)
         let working = ThrowingArticle.StorageAssembly(configuration: ThrowingArticle.Settings(databaseURL: "postgres:"))
         #expect(try working.repository.database === working.database)
+        // On the database that opens: a failing one would print what reads as a problem in a green run.
+        ThrowingArticle().showOrders(from: working)
+    }
+
+    @Test func aThrowingMemberIsReplacedThroughAClosureThatReadsIt() async throws {
+        let storage = ThrowingArticle.StorageAssembly(configuration: ThrowingArticle.Settings(databaseURL: "sqlite:"))
+        let repository = try await ThrowingArticle.repositoryOnADouble(of: storage)
+        #expect(repository.database.isInMemory)
+        #expect(throws: ThrowingArticle.DatabaseError.unreachable("sqlite:")) { try storage.database }
     }
 
     @Test func tasksReadOneAssemblyAtOnce() async {

@@ -1,9 +1,8 @@
 import Assemblies
 import Testing
 
-// The code blocks of the article *Defining Objects That Are Built Asynchronously* and of the
-// README's section on async definitions, each verbatim (`.ci/run docs` and `.ci/run readme` check
-// them), with what they need around them and tests of what the article says.
+// The code blocks of the article *Defining Objects That Are Built Asynchronously*, each verbatim
+// (`.ci/run docs` checks them), with what they need around them and tests of what the article says.
 
 @Suite("Defining Objects That Are Built Asynchronously")
 struct AsyncDefinitionsArticle {
