@@ -41,7 +41,7 @@ final class OverrideContext: Sendable {
     /// The current task's innermost context for `family`, if any.
     ///
     /// Outside a task, a context exists only where a synchronous ``Overrides/apply(whenUnused:_:)``
-    /// is open on this thread (``assemblies_synchronous_applies()``): every other thread's reads skip
+    /// is open on this thread (`assemblies_synchronous_applies()`, a C thread-local): every other thread's reads skip
     /// the task-local lookup, so overrides that a task applies cost them nothing.
     @usableFromInline
     static func innermost(for family: Family) -> OverrideContext? {
