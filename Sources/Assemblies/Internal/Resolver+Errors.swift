@@ -57,7 +57,7 @@ extension Resolver {
         deferredSteps.removeAll()
         takeInbox()
         if handouts.ofHeldInstances {
-            for item in heldForSteps {
+            for item in held.untilSteps {
                 // Another thread took it to break a cycle of waits: it keeps an object whose steps
                 // never run.
                 if let taker = item.store.takenBy(item.slot) {
@@ -65,8 +65,8 @@ extension Resolver {
                 }
             }
         }
-        let unfinished = heldForSteps
-        heldForSteps.removeAll()
+        let unfinished = held.untilSteps
+        held.untilSteps.removeAll()
         stepsFinished(abandoned: true)
         for item in unfinished {
             item.store.abandon(item.slot)

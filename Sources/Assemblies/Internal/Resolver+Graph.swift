@@ -54,9 +54,9 @@ extension Resolver {
             index += 1
         }
         deferredSteps.removeAll(keepingCapacity: true)
-        if !heldForSteps.isEmpty {
-            let items = heldForSteps
-            heldForSteps.removeAll()
+        if !held.untilSteps.isEmpty {
+            let items = held.untilSteps
+            held.untilSteps.removeAll()
             stepsFinished(abandoned: false)
             settle(items)
         }
@@ -72,13 +72,13 @@ extension Resolver {
             // Every frame has left: what they recorded is of no more use.
             handouts.takerPaths.removeAll()
         }
-        if handouts.lowest != .max || !pending.isEmpty {
+        if handouts.lowest != .max || !held.untilHandoutsFinish.isEmpty {
             // Every frame has left, so these were settled already; this only keeps a mistake in
             // that bookkeeping from holding a singleton back for ever.
             assertionFailure("Assemblies: a graph closed with instances still held back")
             handouts.lowest = .max
-            let items = pending
-            pending.removeAll()
+            let items = held.untilHandoutsFinish
+            held.untilHandoutsFinish.removeAll()
             settle(items)
         }
         if isIntercepting {
@@ -110,11 +110,11 @@ extension Resolver {
             entries.deinitialize(count: keys.count)
             keys.removeAll()
         }
-        if !keptAlive.isEmpty {
-            keptAlive.removeAll()
+        if !held.aliveUntilClose.isEmpty {
+            held.aliveUntilClose.removeAll()
         }
         isClosing = false
-        if !toDispose.isEmpty {
+        if !held.toDisposeAtClose.isEmpty {
             disposeDropped()
         }
     }
@@ -122,8 +122,8 @@ extension Resolver {
     /// Disposes of the instances a reset dropped while this graph built them, the most recently
     /// built first, once the graph is closed (their `dispose()` may read the family again).
     func disposeDropped() {
-        let dropped = toDispose
-        toDispose.removeAll()
+        let dropped = held.toDisposeAtClose
+        held.toDisposeAtClose.removeAll()
         for object in dropped.reversed() {
             (unboxed(object) as? Disposable)?.dispose()
         }
@@ -479,7 +479,7 @@ extension Resolver {
     /// Called when the frame that was ``Handouts/lowest`` has been left.
     func handedOutFrameLeft() {
         handouts.lowest = .max
-        if !pending.isEmpty || !handouts.toOtherThreads.isEmpty {
+        if !held.untilHandoutsFinish.isEmpty || !handouts.toOtherThreads.isEmpty {
             handedOutFrameFinished()
         }
     }

@@ -93,13 +93,13 @@ extension Resolver {
     /// Publishes what a body built in `slot` — or holds it back (see ``settle(_:)``).
     func finishBuilding(_ slot: SingletonSlot, _ object: AnyObject) {
         if building.removeLast().isWatched { watchedStoredFrames -= 1 }
-        if slot.scope.kind == .weakSingleton { keptAlive.append(object) }
+        if slot.scope.kind == .weakSingleton { held.aliveUntilClose.append(object) }
         let item = Pending(slot: slot, store: activeStore!, object: object)
         if !deferredSteps.isEmpty {
             // `afterAllInjections` steps queued in this graph may still wire what the instance
             // points at (or the instance itself): it waits for them (see `runDeferredSteps`).
             item.store.hold(slot, object: object, until: stepsFrame)
-            heldForSteps.append(item)
+            held.untilSteps.append(item)
             return
         }
         settle([item])
@@ -150,9 +150,9 @@ extension Resolver {
                 item.store.hold(item.slot, object: item.object, until: frame)
             }
             if frame.frame == -1 {
-                resolver.heldForSteps.append(contentsOf: items)
+                resolver.held.untilSteps.append(contentsOf: items)
             } else {
-                resolver.pending.append(contentsOf: items)
+                resolver.held.untilHandoutsFinish.append(contentsOf: items)
             }
             return
         }
@@ -167,7 +167,7 @@ extension Resolver {
         thread.mayHaveForeignDependencies = false
         for item in items {
             if let dropped = item.store.publish(item.slot, object: item.object) {
-                toDispose.append(dropped)
+                held.toDisposeAtClose.append(dropped)
             }
         }
     }
@@ -199,9 +199,9 @@ extension Resolver {
             }
             handouts.toOtherThreads.removeAll()
         }
-        if !pending.isEmpty {
-            let items = pending
-            pending.removeAll()
+        if !held.untilHandoutsFinish.isEmpty {
+            let items = held.untilHandoutsFinish
+            held.untilHandoutsFinish.removeAll()
             settle(items)
         }
     }
@@ -232,7 +232,7 @@ extension Resolver {
     /// Marks the frames other threads took instances from while this thread was blocked.
     func takeInbox() {
         for frame in WaitRegistry.takeInbox(of: thread) {
-            if frame.frame == -1, let owner = resolver(numbered: frame.resolver), !owner.heldForSteps.isEmpty {
+            if frame.frame == -1, let owner = resolver(numbered: frame.resolver), !owner.held.untilSteps.isEmpty {
                 // An instance held back for that graph's steps: finished when they have run.
                 owner.handouts.ofHeldInstances = true
                 continue
@@ -255,7 +255,9 @@ extension Resolver {
         // Threads waiting for what this thread owns look for a cycle again, now that it waits too.
         for resolver in chain {
             for build in resolver.building { build.store.wakeWaiters(of: build.slot) }
-            for item in resolver.pending + resolver.heldForSteps { item.store.wakeWaiters(of: item.slot) }
+            for item in resolver.held.untilHandoutsFinish + resolver.held.untilSteps {
+                item.store.wakeWaiters(of: item.slot)
+            }
         }
         for item in items { item.store.wakeWaiters(of: item.slot) }
         let thread = thread

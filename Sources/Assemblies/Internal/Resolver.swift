@@ -222,18 +222,9 @@ final class Resolver {
     @exclusivity(unchecked) var intentionalCaptiveFrame = -1
     /// What of this resolver's in-flight instances was handed out, and to whom.
     @exclusivity(unchecked) var handouts = Handouts()
-    /// Stored instances finished on this thread that wait for ``Handouts/lowest`` to finish.
-    @exclusivity(unchecked) var pending: [Pending] = []
-    /// Stored instances finished while the graph has `afterAllInjections` steps to run, waiting for
-    /// them (see ``runDeferredSteps()``) — and, once another thread took one of them
-    /// (``Handouts/ofHeldInstances``), those finished meanwhile by graphs opened above this one on the thread,
-    /// of any family, which wait for the same steps (see ``settle(_:)``).
-    @exclusivity(unchecked) var heldForSteps: [Pending] = []
-    /// Weak singletons built in this graph, kept alive until it closes.
-    @exclusivity(unchecked) var keptAlive: [AnyObject] = []
-    /// Instances that ``Assembly/reset(_:)`` dropped while this graph built them, disposed of when
-    /// it closes.
-    @exclusivity(unchecked) var toDispose: [AnyObject] = []
+    /// What the graph holds back until it can let go: stored instances waiting to be published, weak
+    /// singletons kept alive, instances to dispose of.
+    @exclusivity(unchecked) var held = Held()
 
     /// A stored instance waiting to be published.
     struct Pending {
@@ -242,12 +233,28 @@ final class Resolver {
         let object: AnyObject
     }
 
+    /// What a graph holds back until it can let go of it.
+    struct Held {
+        /// Stored instances finished on this thread that wait for ``Handouts/lowest`` to finish.
+        var untilHandoutsFinish: [Pending] = []
+        /// Stored instances finished while the graph has `afterAllInjections` steps to run, waiting
+        /// for them (see ``Resolver/runDeferredSteps()``) — and, once another thread took one of them
+        /// (``Handouts/ofHeldInstances``), those finished meanwhile by graphs opened above this one on
+        /// the thread, of any family, which wait for the same steps (see ``Resolver/settle(_:)``).
+        var untilSteps: [Pending] = []
+        /// Weak singletons built in the graph, kept alive until it closes.
+        var aliveUntilClose: [AnyObject] = []
+        /// Instances that ``Assembly/reset(_:)`` dropped while the graph built them, disposed of when
+        /// it closes.
+        var toDisposeAtClose: [AnyObject] = []
+    }
+
     /// The instances of a resolver's frames that were handed out while still being wired — to a
     /// back-reference in a cycle, or to another thread that broke a cycle of waits — and who took
     /// them.
     struct Handouts {
         /// The lowest such frame, or `Int.max`: one compare when a frame is left. A stored instance
-        /// finished above it may point at that unfinished instance, so it waits (see ``pending``)
+        /// finished above it may point at that unfinished instance, so it waits (see ``Held/untilHandoutsFinish``)
         /// until the frame has finished.
         var lowest = Int.max
         /// Who first took the in-flight instance of a frame, by frame index — the definition whose
@@ -262,7 +269,7 @@ final class Resolver {
         var takerPaths: [Int: [DefinitionKey]] = [:]
         /// The frames whose in-flight instances other threads took (see ``WaitRegistry``).
         var toOtherThreads: [FrameReference] = []
-        /// Set when another thread took an instance of ``heldForSteps``: the resolver depends on
+        /// Set when another thread took an instance of ``Held/untilSteps``: the resolver depends on
         /// ``stepsFrame`` until the steps have run.
         var ofHeldInstances = false
 
