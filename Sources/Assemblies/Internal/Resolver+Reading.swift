@@ -283,10 +283,9 @@ extension Resolver {
 
     /// Puts back the resolver this one was installed over (see ``install(over:)``).
     func uninstall() {
-        guard let installation else {
+        guard let installation = installation.take() else {
             preconditionFailure("Assemblies: a resolver left that was never installed")
         }
-        self.installation = nil
         if crossingKey != nil {
             crossingKey = nil
         }
