@@ -19,14 +19,13 @@ extension Resolver {
         activeFamily = family
         activeStore = store
         generation &+= 1
-        if let context {
+        if context != nil || observation != nil {
             isIntercepting = true
-            activeContext = context
-            activeContextSingletons = store
-        }
-        if let observation {
-            isIntercepting = true
-            activeObservation = observation
+            interception = Interception(
+                context: context,
+                contextSingletons: context == nil ? nil : store,
+                observation: observation
+            )
         }
     }
 
@@ -84,9 +83,7 @@ extension Resolver {
         if isIntercepting {
             // Only an intercepted graph has an override context, its singletons or an observation.
             isIntercepting = false
-            activeContext = nil
-            activeContextSingletons = nil
-            activeObservation = nil
+            interception = nil
         }
         activeFamilyID = 0
         activeFamily = nil

@@ -45,8 +45,8 @@ extension Resolver {
         isInGraph: Bool,
         suspends: Bool
     ) -> Decision {
-        let context = isInGraph ? activeContext : OverrideContext.innermost(for: family)
-        var observation = isInGraph ? activeObservation : family.observation
+        let context = isInGraph ? interception?.context : OverrideContext.innermost(for: family)
+        var observation = isInGraph ? interception?.observation : family.observation
         if thread.isReporting || observation?.reports(on: thread) == false {
             observation = nil
         }

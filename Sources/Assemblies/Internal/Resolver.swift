@@ -65,11 +65,18 @@ final class Resolver {
     /// Whether the graph's reads are intercepted: its task overrides the family, or its reads are
     /// reported. Each read of the graph then goes through ``decideIntercepted(_:scope:in:isInGraph:suspends:)``.
     @exclusivity(unchecked) var isIntercepting = false
-    /// The override context of such a graph, and its singletons (which `activeStore` doesn't retain).
-    @exclusivity(unchecked) var activeContext: OverrideContext?
-    @exclusivity(unchecked) var activeContextSingletons: SingletonStore?
-    /// What a graph opened while its family was observed reports its reads to.
-    @exclusivity(unchecked) var activeObservation: Observation?
+    /// What intercepts such a graph; nil while ``isIntercepting`` is false (which the fast paths read
+    /// instead: one byte).
+    @exclusivity(unchecked) var interception: Interception?
+
+    /// What intercepts a graph opened while its family was overridden by the task or observed.
+    struct Interception {
+        /// The task's override context, and its singletons (which `activeStore` doesn't retain).
+        let context: OverrideContext?
+        let contextSingletons: SingletonStore?
+        /// What the graph reports its reads to.
+        let observation: Observation?
+    }
     /// The reads being reported on this resolver, innermost last (see ``beginReport(_:scope:source:to:)``).
     @exclusivity(unchecked) var traceFrames: [TraceFrame] = []
     /// That family, unretained: the assembly whose read opened the graph keeps it alive until the
