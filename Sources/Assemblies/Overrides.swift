@@ -1,5 +1,3 @@
-internal import CAssemblies
-
 /// Replacements of definitions with test doubles, for the tasks that apply them.
 ///
 /// Name a definition by key path, so that a wrong name or a double of the wrong type doesn't
@@ -214,9 +212,10 @@ public final class Overrides<Root: Assembly>: Sendable {
         let context = begin()
         // Outside a task the context lives in this thread's task-locals; reads on this thread look for
         // it while the count says one may be there (see `OverrideContext.innermost(for:)`).
-        assemblies_add_synchronous_applies(1)
+        let thread = Resolver.withCurrent { $0.thread }
+        thread.synchronousApplies += 1
         defer {
-            assemblies_add_synchronous_applies(-1)
+            thread.synchronousApplies -= 1
             end(whenUnused: whenUnused)
         }
         return try OverrideContext.$current.withValue(context) { try body() }

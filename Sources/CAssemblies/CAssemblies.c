@@ -66,7 +66,6 @@ void assemblies_current_thread_name(char *buffer, size_t size) {
 }
 
 _Thread_local void *assemblies_current_resolver = NULL;
-_Thread_local intptr_t assemblies_current_synchronous_applies = 0;
 
 // The Swift concurrency runtime's entry point (ABI since Swift 5.5 on every platform): the current
 // task, not retained, or NULL. Declared with the Swift calling convention it is defined with.

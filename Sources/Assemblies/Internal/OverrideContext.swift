@@ -1,5 +1,3 @@
-internal import CAssemblies
-
 /// One application of ``Overrides`` in a task: which definitions it replaces, and the singletons and
 /// substituted assemblies that exist only while it applies.
 ///
@@ -41,11 +39,13 @@ final class OverrideContext: Sendable {
     /// The current task's innermost context for `family`, if any.
     ///
     /// Outside a task, a context exists only where a synchronous ``Overrides/apply(whenUnused:_:)``
-    /// is open on this thread (`assemblies_synchronous_applies()`, a C thread-local): every other thread's reads skip
-    /// the task-local lookup, so overrides that a task applies cost them nothing.
+    /// is open on this thread (``ResolverThread/synchronousApplies``): every other thread's reads
+    /// skip the task-local lookup, so overrides that a task applies cost them nothing.
     @usableFromInline
     static func innermost(for family: Family) -> OverrideContext? {
-        guard assemblies_synchronous_applies() != 0 || TaskIdentity.isRunning else { return nil }
+        guard TaskIdentity.isRunning || Resolver.withExisting({ $0.thread.synchronousApplies }) ?? 0 != 0 else {
+            return nil
+        }
         var context = current
         while let candidate = context {
             if candidate.table.family === family { return candidate }

@@ -25,11 +25,17 @@ extension Resolver {
     static func readsCachedSingletons(of family: Family) -> Bool {
         guard family.observedCount.isZero && family.asyncCaptures.isZero else { return false }
         if let address = assemblies_resolver() {
-            let (isCapturing, isInPlainGraph) = Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef {
-                ($0.pendingCapture != nil, $0.activeFamilyID == family.id && !$0.isIntercepting)
-            }
+            let (isCapturing, isInPlainGraph, seesNoOverride) = Unmanaged<Resolver>.fromOpaque(address)
+                ._withUnsafeGuaranteedRef {
+                    (
+                        $0.pendingCapture != nil, $0.activeFamilyID == family.id && !$0.isIntercepting,
+                        $0.thread.synchronousApplies == 0
+                    )
+                }
             if isCapturing { return false }
-            if isInPlainGraph { return true }
+            if isInPlainGraph || seesNoOverride && !TaskIdentity.isRunning { return true }
+        } else if !TaskIdentity.isRunning {
+            return true
         }
         return OverrideContext.innermost(for: family) == nil
     }

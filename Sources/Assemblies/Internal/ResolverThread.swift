@@ -34,6 +34,13 @@ final class ResolverThread: @unchecked Sendable {
     /// Whether this stands for a task rather than a thread.
     let isTask: Bool
 
+    /// How many synchronous ``Overrides/apply(whenUnused:_:)`` calls are open on this thread: the only
+    /// way a thread outside any task sees an override (a task-local bound outside a task lives in
+    /// the thread). While it is 0 and no task runs, a read skips the task-local lookup (see
+    /// ``OverrideContext/innermost(for:)``). Changed by `apply` on this thread only: +1 before its
+    /// body and −1 in a `defer`.
+    @exclusivity(unchecked) var synchronousApplies = 0
+
     /// Whether this stands for the task that is running now: code on whatever thread it runs that is
     /// part of the same work as the task's graphs. False once the identity has ended: a task
     /// started in a body may still carry a graph in a task-local, and a task allocated where this

@@ -52,21 +52,6 @@ static inline void assemblies_set_resolver(void *_Nullable resolver) {
     assemblies_current_resolver = resolver;
 }
 
-/// How many synchronous `Overrides.apply` calls are open on the calling thread: the only way a thread
-/// outside any task can see an override (a task-local bound outside a task lives in the thread).
-/// While it is 0 and no task runs, a read skips the task-local lookup.
-extern _Thread_local intptr_t assemblies_current_synchronous_applies;
-
-/// Reads ``assemblies_current_synchronous_applies``.
-static inline intptr_t assemblies_synchronous_applies(void) {
-    return assemblies_current_synchronous_applies;
-}
-
-/// Adds `delta` to ``assemblies_current_synchronous_applies``.
-static inline void assemblies_add_synchronous_applies(intptr_t delta) {
-    assemblies_current_synchronous_applies += delta;
-}
-
 /// The address of the task running on the calling thread, or 0 outside a task: the concurrency
 /// runtime's `swift_task_getCurrent`, which `withUnsafeCurrentTask` calls too. The task is not
 /// retained, and a number holds no reference to it.
