@@ -8,8 +8,8 @@ extension Resolver {
     func visibleInstances(in family: Family) -> [(key: DefinitionKey, instance: Any)] {
         guard activeFamilyID == family.id else { return [] }
         var visible: [(key: DefinitionKey, instance: Any)] = []
-        for touchedIndex in 0..<touchedCount {
-            let index = Int(touched[touchedIndex])
+        for touchedIndex in 0..<touched.count {
+            let index = touched[touchedIndex]
             if entries[index].state == .done && entries[index].scope == .objectGraph,
                 let object = entries[index].object?.takeUnretainedValue()
             {

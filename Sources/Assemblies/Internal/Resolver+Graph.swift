@@ -94,15 +94,13 @@ extension Resolver {
             }
             argumentEntries.removeAll(keepingCapacity: true)
         }
-        for index in 0..<touchedCount {
-            let entry = entries + Int(touched[index])
+        for index in 0..<touched.count {
+            let entry = entries + touched[index]
             entry.pointee.object?.release()
             entry.pointee.object = nil
         }
-        touchedCount = 0
-        if nextCycleCheck != Self.firstCycleCheck {
-            nextCycleCheck = Self.firstCycleCheck
-        }
+        touched.removeAll()
+        pushLimits.checkFromTheStart()
         if keys.count > Self.keyLimit {
             entries.deinitialize(count: keys.count)
             keys.removeAll()
@@ -227,12 +225,7 @@ extension Resolver {
                 // earlier graphs have dropped theirs), so the table's key refers to this list.
                 argumentEntries.append((Int32(found), StoredKey(key)))
             }
-            if touchedCount == touchedCapacity {
-                touched = touched.moved(count: touchedCount, toCapacity: touchedCapacity * 2)
-                touchedCapacity *= 2
-            }
-            touched[touchedCount] = Int32(found)
-            touchedCount += 1
+            touched.append(found)
         }
         return found
     }
@@ -353,7 +346,7 @@ extension Resolver {
     /// prototypes, or coming near the end of the thread's stack.
     @inline(__always)
     var canPushWithoutChecks: Bool {
-        frameCount < quickPushLimit && hasStackRoom(at: assemblies_frame_address())
+        frameCount < pushLimits.quick && hasStackRoom(at: assemblies_frame_address())
     }
 
     /// Pushes a frame for `key`, when ``canPushWithoutChecks``; returns its index.
@@ -385,11 +378,11 @@ extension Resolver {
         if !hasStackRoom(at: address) && thread.currentStack.isExhausted(at: address) {
             stopBeforeStackOverflow(at: key)
         }
-        if frameCount == frameCapacity {
-            frames = frames.moved(count: frameCount, toCapacity: frameCapacity * 2)
-            frameCapacity *= 2
+        if frameCount == pushLimits.capacity {
+            frames = frames.moved(count: frameCount, toCapacity: pushLimits.capacity * 2)
+            pushLimits.doubleCapacity()
         }
-        if frameCount + 1 == nextCycleCheck {
+        if frameCount + 1 == pushLimits.nextCycleCheck {
             checkForPrototypeCycle()
         }
     }
@@ -415,7 +408,7 @@ extension Resolver {
     /// Each time it doubles past ``firstCycleCheck``, look for the top definition further down with
     /// only prototypes in between.
     func checkForPrototypeCycle() {
-        nextCycleCheck *= 2
+        pushLimits.checkTwiceAsDeepNext()
         let top = frameCount - 1
         var frame = top - 1
         while frame >= 0 && frames[frame + 1].scope == .prototype {

@@ -144,12 +144,11 @@ extension Resolver {
             guard entry.pointee.state == .done else { return nil }
             return .instance(entry.pointee.object!.takeUnretainedValue())
         }
-        guard touchedCount < touchedCapacity && canPushWithoutChecks else { return nil }
+        guard touched.hasRoom && canPushWithoutChecks else { return nil }
         entry.pointee.generation = generation
         entry.pointee.scope = .objectGraph
         entry.pointee.state = .building
-        touched[touchedCount] = Int32(truncatingIfNeeded: found)
-        touchedCount &+= 1
+        touched.appendWithoutGrowing(found)
         let frame = pushWithoutChecks(key, entry: found, scope: .objectGraph)
         entry.pointee.frame = Int32(truncatingIfNeeded: frame)
         return .build(DefinitionHandle(resolver: self, frame: frame))

@@ -95,22 +95,44 @@ final class Resolver {
     /// Parallel to `keys`.
     @exclusivity(unchecked) var entries: UnsafeMutablePointer<Entry>
     /// The entries read in the current graph, whose instances to release when it ends.
-    @exclusivity(unchecked) var touched: UnsafeMutablePointer<Int32>
-    @exclusivity(unchecked) var touchedCount = 0
-    @exclusivity(unchecked) var touchedCapacity = 16
-    /// The definitions being built, innermost last.
+    @exclusivity(unchecked) var touched = TouchedEntries()
+    /// The definitions being built, innermost last: `frameCount` of them, in a buffer of
+    /// ``PushLimits/capacity``.
     @exclusivity(unchecked) var frames: UnsafeMutablePointer<Frame>
     @exclusivity(unchecked) var frameCount = 0
-    @exclusivity(unchecked) var frameCapacity = 16 {
-        didSet { quickPushLimit = min(frameCapacity, nextCycleCheck - 1) }
+    /// When a push must grow `frames` or look for a cycle of prototypes.
+    @exclusivity(unchecked) var pushLimits = PushLimits()
+
+    /// When a push needs more than storing a frame: the buffer of frames is full, or the depth has
+    /// come to the next check for a cycle made only of prototypes.
+    struct PushLimits {
+        /// How many frames the buffer holds.
+        private(set) var capacity = 16
+        /// The depth at which to look for a cycle made only of prototypes next.
+        private(set) var nextCycleCheck = Resolver.firstCycleCheck
+        /// Below this many frames, a frame can be pushed without growing the buffer or looking for
+        /// a cycle of prototypes: ``capacity`` and ``nextCycleCheck`` in one compare.
+        private(set) var quick = min(16, Resolver.firstCycleCheck - 1)
+
+        /// The buffer has doubled.
+        mutating func doubleCapacity() {
+            capacity *= 2
+            quick = min(capacity, nextCycleCheck - 1)
+        }
+
+        /// A cycle was looked for at ``nextCycleCheck``: the next check is twice as deep.
+        mutating func checkTwiceAsDeepNext() {
+            nextCycleCheck *= 2
+            quick = min(capacity, nextCycleCheck - 1)
+        }
+
+        /// A graph has closed: the next one checks from ``Resolver/firstCycleCheck`` again.
+        mutating func checkFromTheStart() {
+            guard nextCycleCheck != Resolver.firstCycleCheck else { return }
+            nextCycleCheck = Resolver.firstCycleCheck
+            quick = min(capacity, nextCycleCheck - 1)
+        }
     }
-    /// The depth at which to look for a cycle made only of prototypes next.
-    @exclusivity(unchecked) var nextCycleCheck = Resolver.firstCycleCheck {
-        didSet { quickPushLimit = min(frameCapacity, nextCycleCheck - 1) }
-    }
-    /// Below this many frames, a frame can be pushed without growing the stack of frames or looking
-    /// for a cycle of prototypes: ``frameCapacity`` and ``nextCycleCheck`` in one compare.
-    @exclusivity(unchecked) var quickPushLimit = min(16, Resolver.firstCycleCheck - 1)
 
     static let firstCycleCheck = 128
     /// Past this many keys (injections key by object, so keys can keep coming), the table is
@@ -347,8 +369,7 @@ final class Resolver {
         stackLimit = thread.stack.limit
         stackSpan = thread.stack.span
         entries = .allocate(capacity: keys.capacity)
-        touched = .allocate(capacity: touchedCapacity)
-        frames = .allocate(capacity: frameCapacity)
+        frames = .allocate(capacity: pushLimits.capacity)
     }
 
     deinit {
