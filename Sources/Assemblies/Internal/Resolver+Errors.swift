@@ -29,7 +29,7 @@ extension Resolver {
             )
         }
         if frame.pointee.flags.contains(.hasHooks) {
-            hooks.removeAll { $0.serial == serial }
+            hooks.waiting.removeAll { $0.serial == serial }
         }
         var abandoned: SlotBuild?
         if frame.pointee.entry >= 0 {
@@ -54,7 +54,7 @@ extension Resolver {
     /// ``Failure/abandonedAfterHeldInstanceWasTaken(_:takenThrough:)``).
     @inline(never)
     func abandonGraph() {
-        deferredSteps.removeAll()
+        hooks.steps.removeAll()
         takeInbox()
         if handouts.ofHeldInstances {
             for item in held.untilSteps {

@@ -40,7 +40,7 @@ extension Resolver {
     /// Runs the deferred steps (which may read more definitions into the graph and queue more
     /// steps), then ends the graph.
     func finishGraph() {
-        if !deferredSteps.isEmpty {
+        if !hooks.steps.isEmpty {
             runDeferredSteps()
         }
         closeGraph()
@@ -48,11 +48,11 @@ extension Resolver {
 
     func runDeferredSteps() {
         var index = 0
-        while index < deferredSteps.count {
-            deferredSteps[index]()
+        while index < hooks.steps.count {
+            hooks.steps[index]()
             index += 1
         }
-        deferredSteps.removeAll(keepingCapacity: true)
+        hooks.steps.removeAll(keepingCapacity: true)
         if !held.untilSteps.isEmpty {
             let items = held.untilSteps
             held.untilSteps.removeAll()
@@ -477,15 +477,15 @@ extension Resolver {
     /// Runs the hooks of the frame numbered `serial`, which has just been left, in the order they
     /// were added, and queues its deferred steps.
     func runHooks(ofFrameWithSerial serial: UInt64, instance object: AnyObject) {
-        guard hooks.last?.serial == serial else { return }
-        var start = hooks.count
-        while start > 0 && hooks[start - 1].serial == serial { start -= 1 }
-        let finished = hooks[start...]
-        hooks.removeSubrange(start...)
+        guard hooks.waiting.last?.serial == serial else { return }
+        var start = hooks.waiting.count
+        while start > 0 && hooks.waiting[start - 1].serial == serial { start -= 1 }
+        let finished = hooks.waiting[start...]
+        hooks.waiting.removeSubrange(start...)
         let instance = unboxed(object)
         for hook in finished {
             if hook.isDeferred {
-                deferredSteps.append { hook.run(instance) }
+                hooks.steps.append { hook.run(instance) }
             } else {
                 hook.run(instance)
             }
@@ -499,7 +499,7 @@ extension Resolver {
             Failure.definitionUsedOutsideItsBody(key)
         }
         frames[index].flags.insert(.hasHooks)
-        hooks.append(Hook(serial: handle.serial, isDeferred: isDeferred, run: run))
+        hooks.waiting.append(Hook(serial: handle.serial, isDeferred: isDeferred, run: run))
     }
 
     // MARK: Registering

@@ -95,7 +95,7 @@ extension Resolver {
         if building.removeLast().isWatched { watchedStoredFrames -= 1 }
         if slot.scope.kind == .weakSingleton { held.aliveUntilClose.append(object) }
         let item = Pending(slot: slot, store: activeStore!, object: object)
-        if !deferredSteps.isEmpty {
+        if !hooks.steps.isEmpty {
             // `afterAllInjections` steps queued in this graph may still wire what the instance
             // points at (or the instance itself): it waits for them (see `runDeferredSteps`).
             item.store.hold(slot, object: object, until: stepsFrame)

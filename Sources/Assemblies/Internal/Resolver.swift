@@ -221,10 +221,17 @@ final class Resolver {
         let run: (Any) -> Void
     }
 
-    /// Hooks of the definitions being built, innermost last.
-    @exclusivity(unchecked) var hooks: [Hook] = []
-    /// Steps that run when the outermost definition has returned, in the order they were queued.
-    @exclusivity(unchecked) var deferredSteps: [() -> Void] = []
+    /// The hooks of the definitions being built, and the steps of the graph.
+    @exclusivity(unchecked) var hooks = Hooks()
+
+    /// What runs when instances are finished.
+    struct Hooks {
+        /// Hooks of the definitions being built, innermost last.
+        var waiting: [Hook] = []
+        /// Steps that run when the outermost definition has returned, in the order they were queued
+        /// (``Definition/afterAllInjections(_:)``).
+        var steps: [() -> Void] = []
+    }
 
     // MARK: Singletons
 
