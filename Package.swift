@@ -16,7 +16,7 @@ let package = Package(
             // Next to the code it explains: the invariants behind the unsafe constructs.
             exclude: ["Internal/UnsafeCode.md"]
         ),
-        // Thread facts that Swift's C modules don't expose everywhere (see its header).
+        // Thread and task facts that Swift's C modules don't expose everywhere (see its header).
         .target(name: "CAssemblies"),
         .executableTarget(
             name: "Example",

@@ -195,7 +195,9 @@ public final class Overrides<Root: Assembly>: Sendable {
     /// every one, whatever `whenUnused` says.
     public var unused: [String] { table.unused.map(\.description) }
 
-    /// Runs `body` with these overrides in effect for the current task and its child tasks.
+    /// Runs `body` with these overrides in effect for the current task and its child tasks — or,
+    /// called outside any task, for this thread and the tasks `body` creates with `Task {}` (not
+    /// detached ones, and not other threads).
     ///
     /// ```swift
     /// overrides.apply {

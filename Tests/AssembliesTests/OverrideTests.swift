@@ -554,6 +554,15 @@ private final class OverrideOrdersAssembly: Assembly, @unchecked Sendable {
                         #expect(app.service.network.name == "fake")
                     }
                     #expect(app.service.network.name == "fake", "still inside the outer apply")
+                    // A task created here inherits the overrides the thread bound, and looks them up.
+                    let taskRead = DispatchSemaphore(value: 0)
+                    let seenByTheTask = Guarded(false)
+                    Task {
+                        seenByTheTask.withLock { $0 = app.core.network.name == "fake" }
+                        taskRead.signal()
+                    }
+                    #expect(opened(taskRead))
+                    #expect(seenByTheTask.withLock { $0 }, "a task created in the apply sees its overrides")
                     applying.signal()
                     #expect(opened(othersRead))
                     #expect(app.core.network.name == "fake")

@@ -46,6 +46,11 @@ final class OverrideContext: Sendable {
         guard TaskIdentity.isRunning || Resolver.withExisting({ $0.thread.synchronousApplies }) ?? 0 != 0 else {
             return nil
         }
+        return lookUp(for: family)
+    }
+
+    /// The current task's innermost context for `family`, if any, looked up whatever the thread.
+    static func lookUp(for family: Family) -> OverrideContext? {
         var context = current
         while let candidate = context {
             if candidate.table.family === family { return candidate }

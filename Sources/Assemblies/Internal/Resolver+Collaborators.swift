@@ -4,8 +4,11 @@
 /// the user writes takes no argument the library could add, so the family it joins, or the
 /// configuration it starts one with, is handed over here.
 ///
-/// One at a time, saved and restored around each creation: an assembly created while another one is
-/// (a stored property of it, say) finds its own, or nothing, and the outer one finds its own again.
+/// One at a time, saved and restored around each creation that hands something over
+/// (``Resolver/makeAssembly(_:in:)``, `init(configuration:)`): an assembly created that way while
+/// another one is (by a stored property of it, say) finds its own, and the outer one finds its own
+/// again. A plain `init()` hands nothing over, so one nested directly in `init(configuration:)` of
+/// the same type takes that configuration.
 enum AssemblyInCreation {
     /// A collaborator of the type `type` joins `family` (see ``Resolver/makeAssembly(_:in:)``).
     case joining(Family, type: ObjectIdentifier)

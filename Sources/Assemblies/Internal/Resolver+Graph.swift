@@ -83,7 +83,9 @@ extension Resolver {
         if isIntercepting {
             // Only an intercepted graph has an override context, its singletons or an observation.
             isIntercepting = false
-            interception = nil
+            // Released after the access has ended: an observer's deinit is user code.
+            let ended = interception.take()
+            _ = ended
         }
         activeFamilyID = 0
         activeFamily = nil
@@ -106,7 +108,10 @@ extension Resolver {
             keys.removeAll()
         }
         if !held.aliveUntilClose.isEmpty {
+            // Released after the access to `held` has ended: a deinit may read the family again.
+            let released = held.aliveUntilClose
             held.aliveUntilClose.removeAll()
+            _ = released
         }
         isClosing = false
         if !held.toDisposeAtClose.isEmpty {

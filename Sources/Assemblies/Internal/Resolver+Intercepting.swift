@@ -33,11 +33,13 @@ extension Resolver {
                     )
                 }
             if isCapturing { return false }
-            if isInPlainGraph || seesNoOverride && !TaskIdentity.isRunning { return true }
+            if isInPlainGraph { return true }
+            if seesNoOverride && !TaskIdentity.isRunning { return true }
         } else if !TaskIdentity.isRunning {
             return true
         }
-        return OverrideContext.innermost(for: family) == nil
+        // A task runs, or a synchronous apply is open on this thread: look.
+        return OverrideContext.lookUp(for: family) == nil
     }
 
     /// Decides a read of an intercepted family outside a graph of it, or a read in a graph opened

@@ -37,8 +37,11 @@ final class ResolverThread: @unchecked Sendable {
     /// How many synchronous ``Overrides/apply(whenUnused:_:)`` calls are open on this thread: the only
     /// way a thread outside any task sees an override (a task-local bound outside a task lives in
     /// the thread). While it is 0 and no task runs, a read skips the task-local lookup (see
-    /// ``OverrideContext/innermost(for:)``). Changed by `apply` on this thread only: +1 before its
-    /// body and −1 in a `defer`.
+    /// ``OverrideContext/innermost(for:)``). Changed only by `apply`, on the current resolver's
+    /// record: +1 before its body and −1 in a `defer`, on the record it incremented. That is this
+    /// thread's, or — when `apply` runs in a synchronous read that joined a task's graph — the
+    /// task's, whose resolver is current only while the task runs, on one thread at a time; its
+    /// reads are in a task, so they look the override up whatever the count.
     @exclusivity(unchecked) var synchronousApplies = 0
 
     /// Whether this stands for the task that is running now: code on whatever thread it runs that is

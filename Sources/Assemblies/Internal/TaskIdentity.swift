@@ -12,9 +12,9 @@ internal import CAssemblies
 struct TaskIdentity: Hashable, Sendable {
     private let address: UInt
 
-    /// Whether a task is running now: one call into the concurrency runtime (see
-    /// `assemblies_running_task`), where `withUnsafeCurrentTask` — generic, and not specialized across
-    /// modules — costs ~300 instructions.
+    /// Whether a task is running now: a call into `assemblies_running_task`, which calls the
+    /// concurrency runtime, ~25 instructions where `withUnsafeCurrentTask` — generic, and not
+    /// specialized across modules — costs ~300.
     static var isRunning: Bool {
         assemblies_running_task() != 0
     }

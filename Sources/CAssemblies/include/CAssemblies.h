@@ -1,7 +1,8 @@
 // The few thread facts Swift's C modules don't expose on every platform (glibc keeps them behind
 // _GNU_SOURCE): where the calling thread's stack lies, and its name; a thread-local pointer, which
-// Swift can't declare; and a relaxed atomic word, which `Synchronization.Atomic` offers only from
-// macOS 15 / iOS 18 on. Internal to Assemblies.
+// Swift can't declare; a relaxed atomic word, which `Synchronization.Atomic` offers only from
+// macOS 15 / iOS 18 on; and the running task, asked of the concurrency runtime without the
+// unspecialized generic wrapper Swift offers. Internal to Assemblies.
 #ifndef C_ASSEMBLIES_H
 #define C_ASSEMBLIES_H
 
