@@ -132,15 +132,23 @@ extension Resolver {
     /// Runs `body`, whose reads are top-level reads with graphs of their own even when a graph is
     /// open on this thread: how a property wrapper read inside a definition body resolves, and what
     /// an observer or a captive-dependency handler reads.
+    ///
+    /// While `body` runs, the graph open here belongs to no family (``graphsOfTheirOwn``): each read
+    /// `body` makes leaves it for the spare, as a read of another family does, in a graph of its own
+    /// — so a `body` that reads nothing, an observer's most often, costs two stores.
     func inGraphOfItsOwn<Result>(_ body: () -> Result) -> Result {
         if activeFamilyID == 0 && !isClosing {
             return body()
         }
-        let spare = spare(crossingWith: nil)
-        spare.install(over: self)
-        defer { spare.uninstall() }
+        let family = activeFamilyID
+        activeFamilyID = Self.graphsOfTheirOwn
+        defer { activeFamilyID = family }
         return body()
     }
+
+    /// What ``activeFamilyID`` is while ``inGraphOfItsOwn(_:)`` runs its body: no family's ID (they
+    /// count up from 1).
+    static let graphsOfTheirOwn: UInt64 = .max
 
     // MARK: Entering definitions
 

@@ -192,8 +192,9 @@ extension Resolver {
         }
         if !isInGraph && (activeFamilyID != 0 || isClosing) {
             // A top-level read while this resolver is busy with another family's graph, or releasing
-            // one: the spare resolves it, in a graph of its own.
-            let spare = spare(crossingWith: key)
+            // one, or made in a graph of its own: the spare resolves it, in a graph of its own (which
+            // crosses between families unless it is of its own).
+            let spare = spare(crossingWith: activeFamilyID == Self.graphsOfTheirOwn ? nil : key)
             spare.install(over: self)
             return spare.keepingInstalled(spare.decideSlowly(key, scope: scope, in: family, suspends: suspends))
         }

@@ -60,7 +60,8 @@ final class Resolver {
 
     // MARK: The graph in flight
 
-    /// The family whose top-level resolution owns the graph, or 0 when no graph is open.
+    /// The family whose top-level resolution owns the graph, or 0 when no graph is open
+    /// (``graphsOfTheirOwn`` while ``inGraphOfItsOwn(_:)`` runs its body).
     @exclusivity(unchecked) var activeFamilyID: UInt64 = 0
     /// Whether the graph's reads are intercepted: its task overrides the family, or its reads are
     /// reported. Each read of the graph then goes through ``decideIntercepted(_:scope:in:isInGraph:suspends:)``.
