@@ -1,6 +1,6 @@
 // Captive dependencies: a stored instance (singleton, weak singleton, resettable scope) whose body
 // reads a shorter-lived shared instance. Checked only while a stored definition of a family that
-// checks is being built (``Resolver/watchedStoredFrames``).
+// checks is being built (``Resolver/SlotBuilds/watchedCount``).
 
 extension Resolver {
     /// Checks a read of `key`, an object-graph definition or one of a resettable scope, made while

@@ -38,7 +38,6 @@ extension Resolver {
             entry.pointee.object = nil
         } else if frame.pointee.scope != .prototype, let last = building.last, last.serial == serial {
             abandoned = building.removeLast()
-            if abandoned?.isWatched == true { watchedStoredFrames -= 1 }
         }
         frameCount = index
         // Released last: a registered instance's deinit may read the family again.

@@ -70,7 +70,6 @@ extension Resolver {
         #else
         let isWatched = false
         #endif
-        if isWatched { watchedStoredFrames += 1 }
         building.append(
             SlotBuild(
                 slot: slot,
@@ -92,7 +91,7 @@ extension Resolver {
 
     /// Publishes what a body built in `slot` — or holds it back (see ``settle(_:)``).
     func finishBuilding(_ slot: SingletonSlot, _ object: AnyObject) {
-        if building.removeLast().isWatched { watchedStoredFrames -= 1 }
+        building.removeLast()
         if slot.scope.kind == .weakSingleton { held.aliveUntilClose.append(object) }
         let item = Pending(slot: slot, store: activeStore!, object: object)
         if !hooks.steps.isEmpty {
@@ -254,7 +253,7 @@ extension Resolver {
         guard WaitRegistry.beginAwaitingFrames(of: thread) else { return }
         // Threads waiting for what this thread owns look for a cycle again, now that it waits too.
         for resolver in chain {
-            for build in resolver.building { build.store.wakeWaiters(of: build.slot) }
+            for build in resolver.building.all { build.store.wakeWaiters(of: build.slot) }
             for item in resolver.held.untilHandoutsFinish + resolver.held.untilSteps {
                 item.store.wakeWaiters(of: item.slot)
             }

@@ -198,7 +198,7 @@ final class Resolver {
     struct SlotBuild {
         let slot: SingletonSlot
         let store: SingletonStore
-        /// Whether its family checks captive dependencies (see ``watchedStoredFrames``).
+        /// Whether its family checks captive dependencies (see ``SlotBuilds/watchedCount``).
         let isWatched: Bool
         /// The chain the claim made, which the slots claimed above it extend.
         let chain: BuildChain
@@ -239,18 +239,46 @@ final class Resolver {
     /// Where this graph finds and keeps singletons: its family's store, or an override context's.
     @exclusivity(unchecked) unowned(unsafe) var activeStore: SingletonStore?
     /// The slots this resolver's frames are building, innermost last.
-    @exclusivity(unchecked) var building: [SlotBuild] = []
-    /// How many of them belong to a family that checks captive dependencies: while there is one,
-    /// each object-graph read leaves the fast path for ``enter(_:scope:)``, which checks it (see
-    /// ``checkCaptive(_:scope:)``).
-    @exclusivity(unchecked) var watchedStoredFrames = 0
+    @exclusivity(unchecked) var building = SlotBuilds()
+
+    /// The slots a resolver's frames are building, innermost last, and how many of them belong to a
+    /// family that checks captive dependencies: while there is one, each object-graph read leaves
+    /// the fast path for ``Resolver/enter(_:scope:)``, which checks it (see
+    /// ``Resolver/checkCaptive(_:scope:)``). Added and removed only here, so the count stays true.
+    struct SlotBuilds {
+        /// Innermost last.
+        private(set) var all: [SlotBuild] = []
+        private(set) var watchedCount = 0
+
+        /// The innermost, if any.
+        var last: SlotBuild? { all.last }
+
+        /// The innermost that satisfies `predicate`, if any.
+        func last(where predicate: (SlotBuild) -> Bool) -> SlotBuild? {
+            all.last(where: predicate)
+        }
+
+        /// Adds `build`, innermost.
+        mutating func append(_ build: SlotBuild) {
+            if build.isWatched { watchedCount += 1 }
+            all.append(build)
+        }
+
+        /// Removes the innermost, and returns it.
+        @discardableResult
+        mutating func removeLast() -> SlotBuild {
+            let build = all.removeLast()
+            if build.isWatched { watchedCount -= 1 }
+            return build
+        }
+    }
 
     /// Whether a stored definition of a family that checks captive dependencies is being built. In
     /// a release build of the library nothing is checked: this is false, and costs no instruction.
     @inline(__always)
     var isWatchingCaptives: Bool {
         #if DEBUG
-        watchedStoredFrames != 0
+        building.watchedCount != 0
         #else
         false
         #endif
