@@ -7,7 +7,7 @@ extension Resolver {
     /// a stored definition of a family that checks is being built.
     @inline(never)
     func checkCaptive(_ key: DefinitionKey, scope: Scope) {
-        guard intentionalCaptiveFrame != frameCount, let family = activeFamily else { return }
+        guard intentionalCaptiveFrame != frameCount, let family = graph.family else { return }
         let keeperScope: Scope
         let chain: [DefinitionName]
         if let last = building.last, last.frame == frameCount {

@@ -6,7 +6,7 @@ extension Resolver {
     /// Every instance of the current graph of `family` that lookups may see: object-graph instances,
     /// and instances still being wired, of any scope.
     func visibleInstances(in family: Family) -> [(key: DefinitionKey, instance: Any)] {
-        guard activeFamilyID == family.id else { return [] }
+        guard graph.familyID == family.id else { return [] }
         var visible: [(key: DefinitionKey, instance: Any)] = []
         for touchedIndex in 0..<touched.count {
             let index = touched[touchedIndex]
@@ -39,7 +39,7 @@ extension Resolver {
     }
 
     func existingObject<T>(withKey key: DefinitionKey, as _: T.Type, in family: Family) -> T? {
-        guard activeFamilyID == family.id else { return nil }
+        guard graph.familyID == family.id else { return nil }
         let (index, _) = keys.find(key)
         guard index >= 0, entries[index].generation == generation else { return nil }
         let first = keys.keys[index]

@@ -15,13 +15,13 @@ extension Resolver {
         overriddenBy context: OverrideContext?,
         observedBy observation: Observation?
     ) {
-        activeFamilyID = family.id
-        activeFamily = family
-        activeStore = store
+        graph.familyID = family.id
+        graph.family = family
+        graph.store = store
         generation &+= 1
         if context != nil || observation != nil {
-            isIntercepting = true
-            interception = Interception(
+            graph.isIntercepting = true
+            graph.interception = Interception(
                 context: context,
                 contextSingletons: context == nil ? nil : store,
                 observation: observation
@@ -31,9 +31,9 @@ extension Resolver {
 
     /// Opens a plain graph of `family` on this resolver: not overridden, not observed.
     func beginGraph(of family: Family) {
-        activeFamilyID = family.id
-        activeFamily = family
-        activeStore = family.singletons
+        graph.familyID = family.id
+        graph.family = family
+        graph.store = family.singletons
         generation &+= 1
     }
 
@@ -66,7 +66,7 @@ extension Resolver {
     func closeGraph() {
         // Releasing instances runs their deinit, which may read assemblies again: that starts a new
         // top-level resolution on the spare resolver.
-        isClosing = true
+        graph.isClosing = true
         if !handouts.takerPaths.isEmpty {
             // Every frame has left: what they recorded is of no more use.
             handouts.takerPaths.removeAll()
@@ -80,16 +80,16 @@ extension Resolver {
             held.untilHandoutsFinish.removeAll()
             settle(items)
         }
-        if isIntercepting {
+        if graph.isIntercepting {
             // Only an intercepted graph has an override context, its singletons or an observation.
-            isIntercepting = false
+            graph.isIntercepting = false
             // Released after the access has ended: an observer's deinit is user code.
-            let ended = interception.take()
+            let ended = graph.interception.take()
             _ = ended
         }
-        activeFamilyID = 0
-        activeFamily = nil
-        activeStore = nil
+        graph.familyID = 0
+        graph.family = nil
+        graph.store = nil
         if !argumentEntries.isEmpty {
             for entry in argumentEntries {
                 keys.dropArguments(at: Int(entry.index))
@@ -113,7 +113,7 @@ extension Resolver {
             held.aliveUntilClose.removeAll()
             _ = released
         }
-        isClosing = false
+        graph.isClosing = false
         if !held.toDisposeAtClose.isEmpty {
             disposeDropped()
         }
@@ -137,16 +137,16 @@ extension Resolver {
     /// `body` makes leaves it for the spare, as a read of another family does, in a graph of its own
     /// — so a `body` that reads nothing, an observer's most often, costs two stores.
     func inGraphOfItsOwn<Result>(_ body: () -> Result) -> Result {
-        if activeFamilyID == 0 && !isClosing {
+        if graph.familyID == 0 && !graph.isClosing {
             return body()
         }
-        let family = activeFamilyID
-        activeFamilyID = Self.graphsOfTheirOwn
-        defer { activeFamilyID = family }
+        let family = graph.familyID
+        graph.familyID = Self.graphsOfTheirOwn
+        defer { graph.familyID = family }
         return body()
     }
 
-    /// What ``activeFamilyID`` is while ``inGraphOfItsOwn(_:)`` runs its body: no family's ID (they
+    /// What ``OpenGraph/familyID`` is while ``inGraphOfItsOwn(_:)`` runs its body: no family's ID (they
     /// count up from 1).
     static let graphsOfTheirOwn: UInt64 = .max
 
@@ -230,7 +230,7 @@ extension Resolver {
             entry.pointee.frame = -1
             if key.isExplicit {
                 // First read of the key in this graph: the family remembers its type across graphs.
-                activeFamily?.checkExplicitKey(key)
+                graph.family?.checkExplicitKey(key)
                 keys.replaceKey(at: found, with: key)
             }
             if key.arguments != nil {
@@ -332,7 +332,7 @@ extension Resolver {
     /// Warns, once per chain and family, that a value registered with `*~>` was read back while its
     /// definition was being built: the reader got a copy, which misses what the body changes later.
     func warnValueHandedOut(_ chain: [DefinitionKey], type: Any.Type) {
-        guard let family = activeFamily else { return }
+        guard let family = graph.family else { return }
         let names = chain.map(DefinitionName.init)
         guard family.withCaptives({ $0.warned.insert(names).inserted }) else { return }
         WaitWarning.print(

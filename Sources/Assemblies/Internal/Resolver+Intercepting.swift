@@ -28,7 +28,7 @@ extension Resolver {
             let (isCapturing, isInPlainGraph, seesNoOverride) = Unmanaged<Resolver>.fromOpaque(address)
                 ._withUnsafeGuaranteedRef {
                     (
-                        $0.pendingCapture != nil, $0.activeFamilyID == family.id && !$0.isIntercepting,
+                        $0.pendingCapture != nil, $0.graph.familyID == family.id && !$0.graph.isIntercepting,
                         $0.thread.synchronousApplies == 0
                     )
                 }
@@ -43,7 +43,7 @@ extension Resolver {
     }
 
     /// Decides a read of an intercepted family outside a graph of it, or a read in a graph opened
-    /// while it was intercepted (``isIntercepting``, with `isInGraph`): with the task's override of
+    /// while it was intercepted (``OpenGraph/isIntercepting``, with `isInGraph`): with the task's override of
     /// the definition, if any, with the task's own singletons while it overrides the family, and
     /// reported to the family's observation, if any.
     func decideIntercepted(
@@ -53,8 +53,8 @@ extension Resolver {
         isInGraph: Bool,
         suspends: Bool
     ) -> Decision {
-        let context = isInGraph ? interception?.context : OverrideContext.innermost(for: family)
-        var observation = isInGraph ? interception?.observation : family.observation
+        let context = isInGraph ? graph.interception?.context : OverrideContext.innermost(for: family)
+        var observation = isInGraph ? graph.interception?.observation : family.observation
         if thread.isReporting || observation?.reports(on: thread) == false {
             observation = nil
         }
@@ -96,7 +96,7 @@ extension Resolver {
         isInGraph: Bool,
         suspends: Bool
     ) -> Decision {
-        let store = isInGraph ? activeStore! : context?.singletons() ?? family.singletons
+        let store = isInGraph ? graph.store! : context?.singletons() ?? family.singletons
         if let observation {
             beginReport(
                 key,
@@ -137,7 +137,7 @@ extension Resolver {
     /// open.
     @inline(__always)
     func taskGraphToJoin(readingFrom family: Family) -> AsyncGraph? {
-        guard !family.openAsyncGraphs.isZero && activeFamilyID != family.id && !thread.isTask else {
+        guard !family.openAsyncGraphs.isZero && graph.familyID != family.id && !thread.isTask else {
             return nil
         }
         return AsyncGraph.ofCurrentTask()
@@ -252,7 +252,7 @@ extension Resolver {
         case .objectGraph:
             let (found, _) = keys.find(key)
             let isDone = found >= 0 && entries[found].generation == generation && entries[found].state == .done
-            return isDone && activeFamilyID != 0 ? .objectGraph : .inFlight
+            return isDone && graph.familyID != 0 ? .objectGraph : .inFlight
         case .singleton, .weakSingleton, .resettable:
             if scope.kind == .singleton && store === family.singletons && cachedSingletonObject(key, in: family) != nil
             {

@@ -55,7 +55,7 @@ extension Resolver {
     /// ``decideSlowly(_:scope:in:suspends:)``.
     @usableFromInline
     func enterObjectGraph(_ key: DefinitionKey, in family: Family) -> Entered {
-        if activeFamilyID == family.id && !isIntercepting {
+        if graph.familyID == family.id && !graph.isIntercepting {
             return enterShared(key)
         }
         if opensGraphQuickly(of: family) {
@@ -68,7 +68,7 @@ extension Resolver {
     /// ``enterObjectGraph(_:in:)`` for a prototype.
     @usableFromInline
     func enterPrototype(_ key: DefinitionKey, in family: Family) -> Entered {
-        if activeFamilyID == family.id && !isIntercepting {
+        if graph.familyID == family.id && !graph.isIntercepting {
             return enterPrototypeQuickly(key) ?? enterPrototype(key)
         }
         if opensGraphQuickly(of: family) {
@@ -91,7 +91,7 @@ extension Resolver {
     /// ``decideSlowly(_:scope:in:suspends:)``.)
     @inline(__always)
     private func opensGraphQuickly(of family: Family) -> Bool {
-        activeFamilyID == 0 && !isClosing && !family.isIntercepted && family.openAsyncGraphs.isZero
+        graph.familyID == 0 && !graph.isClosing && !family.isIntercepted && family.openAsyncGraphs.isZero
     }
 
     /// `entered`, decided as the first read of the graph just opened: its frame closes the graph when
@@ -126,7 +126,7 @@ extension Resolver {
     /// for every other read.
     @inline(__always)
     private func enterQuickly(_ key: DefinitionKey, scope: Scope, in family: Family) -> Entered? {
-        guard activeFamilyID == family.id && !isIntercepting else { return nil }
+        guard graph.familyID == family.id && !graph.isIntercepting else { return nil }
         switch scope.kind {
         case .objectGraph: return enterSharedQuickly(key)
         case .prototype: return enterPrototypeQuickly(key)
@@ -174,7 +174,7 @@ extension Resolver {
     @inline(never)
     func decideSlowly(_ key: DefinitionKey, scope: Scope, in family: Family, suspends: Bool) -> Decision {
         // A graph opened while intercepted reports each of its reads, cached singletons included.
-        if scope.kind == .singleton && !(activeFamilyID == family.id && isIntercepting)
+        if scope.kind == .singleton && !(graph.familyID == family.id && graph.isIntercepting)
             && (!family.isIntercepted || Self.readsCachedSingletons(of: family)),
             let object = cachedSingletonObject(key, in: family)
         {
@@ -183,22 +183,22 @@ extension Resolver {
         if family.isIntercepted, let captured = capturedRead(key, of: family) {
             return .instance(captured)
         }
-        let isInGraph = activeFamilyID == family.id
-        if !isInGraph, let graph = taskGraphToJoin(readingFrom: family) {
+        let isInGraph = graph.familyID == family.id
+        if !isInGraph, let taskGraph = taskGraphToJoin(readingFrom: family) {
             // A synchronous read in an async body, or below it: it joins the task's graph.
-            let resolver = graph.resolver
+            let resolver = taskGraph.resolver
             resolver.install(over: self)
             return resolver.keepingInstalled(resolver.decide(key, scope: scope, in: family, suspends: false))
         }
-        if !isInGraph && (activeFamilyID != 0 || isClosing) {
+        if !isInGraph && (graph.familyID != 0 || graph.isClosing) {
             // A top-level read while this resolver is busy with another family's graph, or releasing
             // one, or made in a graph of its own: the spare resolves it, in a graph of its own (which
             // crosses between families unless it is of its own).
-            let spare = spare(crossingWith: activeFamilyID == Self.graphsOfTheirOwn ? nil : key)
+            let spare = spare(crossingWith: graph.familyID == Self.graphsOfTheirOwn ? nil : key)
             spare.install(over: self)
             return spare.keepingInstalled(spare.decideSlowly(key, scope: scope, in: family, suspends: suspends))
         }
-        if family.isIntercepted || isIntercepting {
+        if family.isIntercepted || graph.isIntercepting {
             return decideIntercepted(key, scope: scope, in: family, isInGraph: isInGraph, suspends: suspends)
         }
         if isInGraph {

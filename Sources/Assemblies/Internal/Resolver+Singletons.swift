@@ -22,7 +22,7 @@ extension Resolver {
     func decideStored(_ key: DefinitionKey, scope: Scope, suspends: Bool) -> Decision {
         if key.isExplicit { checkExplicitKeyWithoutEntry(key, scope: scope.kind) }
         if isWatchingCaptives && scope.kind == .resettable { checkCaptive(key, scope: scope) }
-        let store = activeStore!
+        let store = graph.store!
         var waited = false
         let claim: SingletonStore.Claim
         if suspends {
@@ -66,14 +66,14 @@ extension Resolver {
         let step = push(key, entry: -1, scope: scope.kind)
         frames[step].flags.insert(.buildsSlot)
         #if DEBUG
-        let isWatched = activeFamily?.checksCaptives ?? false
+        let isWatched = graph.family?.checksCaptives ?? false
         #else
         let isWatched = false
         #endif
         building.append(
             SlotBuild(
                 slot: slot,
-                store: activeStore!,
+                store: graph.store!,
                 isWatched: isWatched,
                 chain: chain,
                 frame: step,
@@ -86,14 +86,14 @@ extension Resolver {
     /// Records the instance a body returned, before its hooks run (in ``leave(_:returning:)``): a
     /// hook that reads the singleton gets it.
     func bodyReturned(_ object: AnyObject, in slot: SingletonSlot) {
-        activeStore!.register(object, in: slot)
+        graph.store!.register(object, in: slot)
     }
 
     /// Publishes what a body built in `slot` — or holds it back (see ``settle(_:)``).
     func finishBuilding(_ slot: SingletonSlot, _ object: AnyObject) {
         building.removeLast()
         if slot.scope.kind == .weakSingleton { held.aliveUntilClose.append(object) }
-        let item = Pending(slot: slot, store: activeStore!, object: object)
+        let item = Pending(slot: slot, store: graph.store!, object: object)
         if !hooks.steps.isEmpty {
             // `afterAllInjections` steps queued in this graph may still wire what the instance
             // points at (or the instance itself): it waits for them (see `runDeferredSteps`).

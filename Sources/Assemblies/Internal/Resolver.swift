@@ -60,19 +60,35 @@ final class Resolver {
 
     // MARK: The graph in flight
 
-    /// The family whose top-level resolution owns the graph, or 0 when no graph is open
-    /// (``graphsOfTheirOwn`` while ``inGraphOfItsOwn(_:)`` runs its body).
-    @exclusivity(unchecked) var activeFamilyID: UInt64 = 0
-    /// Whether the graph's reads are intercepted: its task overrides the family, or its reads are
-    /// reported. Each read of the graph then goes through ``decideIntercepted(_:scope:in:isInGraph:suspends:)``.
-    @exclusivity(unchecked) var isIntercepting = false
-    /// What intercepts such a graph; nil while ``isIntercepting`` is false (which the fast paths read
-    /// instead: one byte).
-    @exclusivity(unchecked) var interception: Interception?
+    /// The graph open on this resolver: whose it is, where it keeps singletons, what intercepts it.
+    @exclusivity(unchecked) var graph = OpenGraph()
+
+    /// The graph open on a resolver, if any.
+    struct OpenGraph {
+        /// The family whose top-level resolution owns the graph, or 0 when no graph is open
+        /// (``Resolver/graphsOfTheirOwn`` while ``Resolver/inGraphOfItsOwn(_:)`` runs its body).
+        var familyID: UInt64 = 0
+        /// That family, unretained: the assembly whose read opened the graph keeps it alive until the
+        /// graph closes.
+        unowned(unsafe) var family: Family?
+        /// Where the graph finds and keeps singletons, unretained: its family's store, or an override
+        /// context's (which ``Interception/contextSingletons`` keeps).
+        unowned(unsafe) var store: SingletonStore?
+        /// Set while the graph closes and releases what it built.
+        var isClosing = false
+        /// Whether the graph's reads are intercepted: its task overrides the family, or its reads are
+        /// reported. Each read of the graph then goes through
+        /// ``Resolver/decideIntercepted(_:scope:in:isInGraph:suspends:)``.
+        var isIntercepting = false
+        /// What intercepts such a graph; nil while ``isIntercepting`` is false (which the fast paths
+        /// read instead: one byte).
+        var interception: Interception?
+    }
 
     /// What intercepts a graph opened while its family was overridden by the task or observed.
     struct Interception {
-        /// The task's override context, and its singletons (which `activeStore` doesn't retain).
+        /// The task's override context, and its singletons (which ``OpenGraph/store`` doesn't
+        /// retain).
         let context: OverrideContext?
         let contextSingletons: SingletonStore?
         /// What the graph reports its reads to.
@@ -80,10 +96,6 @@ final class Resolver {
     }
     /// The reads being reported on this resolver, innermost last (see ``beginReport(_:scope:source:to:)``).
     @exclusivity(unchecked) var traceFrames: [TraceFrame] = []
-    /// That family, unretained: the assembly whose read opened the graph keeps it alive until the
-    /// graph closes.
-    @exclusivity(unchecked) unowned(unsafe) var activeFamily: Family?
-    @exclusivity(unchecked) var isClosing = false
     /// Numbers frames, so a ``Definition`` kept past its body is recognised, and a frame is told
     /// from a later one at the same index.
     @exclusivity(unchecked) var serial: UInt64 = 0
@@ -236,8 +248,6 @@ final class Resolver {
 
     // MARK: Singletons
 
-    /// Where this graph finds and keeps singletons: its family's store, or an override context's.
-    @exclusivity(unchecked) unowned(unsafe) var activeStore: SingletonStore?
     /// The slots this resolver's frames are building, innermost last.
     @exclusivity(unchecked) var building = SlotBuilds()
 
