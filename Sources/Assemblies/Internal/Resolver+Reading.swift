@@ -286,8 +286,8 @@ extension Resolver {
         guard let installation = installation.take() else {
             preconditionFailure("Assemblies: a resolver left that was never installed")
         }
-        if crossingKey != nil {
-            crossingKey = nil
+        if crossing.key != nil {
+            crossing.key = nil
         }
         if let joined = installation.joinedThread {
             thread.host = joined.replacedHost
@@ -314,11 +314,11 @@ extension Resolver {
         let spare = self.spare ?? makeSpare()
         precondition(spare.installation == nil, "Assemblies: a spare resolver was asked for while in use")
         if let key {
-            spare.crossingKey = StoredKey(key)
+            spare.crossing.key = StoredKey(key)
         }
-        spare.crossings = key == nil ? crossings : crossings + 1
-        if spare.crossings > Self.crossingLimit {
-            Failure.crossFamilyCycle(spare.chain.compactMap { $0.crossingKey?.key }.reversed())
+        spare.crossing.depth = key == nil ? crossing.depth : crossing.depth + 1
+        if spare.crossing.depth > Self.crossingLimit {
+            Failure.crossFamilyCycle(spare.chain.compactMap { $0.crossing.key?.key }.reversed())
         }
         return spare
     }

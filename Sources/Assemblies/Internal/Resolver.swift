@@ -46,16 +46,15 @@ final class Resolver {
     let number: UInt64
     /// The thread this resolver belongs to, shared by its spares.
     let thread: ResolverThread
-    /// The thread's ``StackLimit/limit`` and ``StackLimit/span``: a frame's address `a` passes the
-    /// push's check when `a &- stackLimit < stackSpan`.
-    let stackLimit: UInt
-    let stackSpan: UInt
+    /// The thread's ``StackLimit``, copied here so that a push reads it without following
+    /// ``thread``: a frame's address `a` passes the push's check when `a &- limit < span`.
+    let stack: StackLimit
 
     /// Whether the stack at `address` — a local of the function pushing a frame — is above the
     /// limit (one subtraction and one compare).
     @inline(__always)
     func hasStackRoom(at address: UInt) -> Bool {
-        address &- stackLimit < stackSpan
+        address &- stack.limit < stack.span
     }
 
     // MARK: The graph in flight
@@ -388,12 +387,19 @@ final class Resolver {
             let replacedHost: ResolverThread?
         }
     }
-    /// For a spare resolver: the resolver it stands in for (which owns it), and the read that
-    /// crossed over.
+    /// For a spare resolver: the resolver it stands in for (which owns it).
     unowned var outer: Resolver?
-    var crossingKey: StoredKey?
-    /// How many resolutions of other families this one is nested in.
-    var crossings = 0
+    /// For a spare resolver: the read that crossed over from another family, and how deep.
+    var crossing = Crossing()
+
+    /// A top-level read of one family made while a graph of another is open on the thread.
+    struct Crossing {
+        /// The read that crossed over, while the spare is installed for it; nil for a graph of its
+        /// own (see ``Resolver/inGraphOfItsOwn(_:)``).
+        var key: StoredKey?
+        /// How many resolutions of other families this one is nested in.
+        var depth = 0
+    }
     /// Beyond this many nested crossings between families, a resolution is a cycle that can't close.
     static let crossingLimit = 32
 
@@ -412,8 +418,7 @@ final class Resolver {
         number = Self.nextNumber()
         let thread = thread ?? ResolverThread()
         self.thread = thread
-        stackLimit = thread.stack.limit
-        stackSpan = thread.stack.span
+        stack = thread.stack
         entries = .allocate(capacity: keys.capacity)
         frames = .allocate(capacity: pushLimits.capacity)
     }
