@@ -43,7 +43,7 @@ private final class SharedAssembly: Assembly, @unchecked Sendable {
 
     /// An async body that reads the property first: resolving it joins the task's graph.
     var asyncLooping: SharedSession {
-        get async { await define(scope: .prototype) { joinedLoopingHolder.session } }
+        get async { await define(scope: .prototype) { () async in joinedLoopingHolder.session } }
     }
 }
 

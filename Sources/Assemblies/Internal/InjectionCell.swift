@@ -41,7 +41,9 @@ final class InjectionCell<Root: Assembly, Value, Stored>: @unchecked Sendable {
         }) {
             return resolved
         }
-        let thread = Resolver.withCurrent { $0.thread }
+        // The thread's own record even when a task's graph is installed here: a read of the property
+        // made below its own resolution, in a task's joined graph, is still this thread's.
+        let thread = Resolver.threadRecord
         let next = thread.wait { () -> ResolverThread.WaitStep<Next> in
             lock.withLock {
                 switch state {

@@ -478,6 +478,20 @@ func makeCurrentResolver() -> UnsafeMutableRawPointer {
     return raw
 }
 
+extension Resolver {
+    /// The record of the thread running now, whatever resolver is installed on it: a task's, or a
+    /// spare, have records of their own. What a synchronous wait that must tell "this thread" from
+    /// "another thread" compares: a read made while a task's graph is installed here is still made
+    /// on this thread, below whatever else this thread is doing.
+    static var threadRecord: ResolverThread {
+        guard let raw = pthread_getspecific(resolverKey) else {
+            // No read on this thread has made its own resolver yet: nothing is installed either.
+            return withCurrent { $0.thread }
+        }
+        return Unmanaged<Resolver>.fromOpaque(raw).takeUnretainedValue().thread
+    }
+}
+
 /// The pthread key whose destructor releases each thread's own ``Resolver`` when the thread exits.
 let resolverKey: pthread_key_t = {
     var key = pthread_key_t()
