@@ -29,6 +29,17 @@ private final class DepthAssembly: Assembly, @unchecked Sendable {
 
     var entry: Level { define { self.endless(0) } }
 
+    /// The endless recursion, read in an async body: its synchronous reads join the task's graph,
+    /// on the stack of whichever thread the task runs on.
+    var asyncEntry: Level {
+        get async {
+            await define { () async -> Level in
+                await Task.yield()
+                return self.endless(0)
+            }
+        }
+    }
+
     /// A definition for a test to override, so that the family's graphs are overridden graphs.
     var unrelated: Level { define { Level(depth: -1, next: nil) } }
 }
@@ -96,6 +107,18 @@ private struct IgnoreResolutions: ResolutionObserver {
         #expect(result?.exitStatus != .exitCode(0), "the recursion ended")
         #expect(message.contains("definitions deep, and the thread's stack is nearly used up"), "\(message)")
         #expect(message.contains("it began with DepthAssembly.entry"), "\(message)")
+    }
+
+    @Test func anEndlessRecursionInAnAsyncBodyStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            stopsAfter(seconds: 60)
+            _ = await DepthAssembly().asyncEntry
+            exit(0)
+        }
+        let message = stderr(of: result)
+        #expect(result?.exitStatus != .exitCode(0), "the recursion ended")
+        #expect(message.contains("definitions deep, and the thread's stack is nearly used up"), "\(message)")
+        #expect(message.contains("it began with DepthAssembly.asyncEntry"), "\(message)")
     }
 
     @Test func anEndlessRecursionStopsWithAMessageOnALargeStack() async {

@@ -71,13 +71,28 @@ enum HandWrittenAsync {
     }
 }
 
+/// One top-level `await` resolution of a scenario's root object, as one variant performs it: the
+/// async counterpart of ``Resolution``. The timing loop is generic over it, so after specialization
+/// it calls each variant's code the same way — a closure that captures nothing would be specialized
+/// into the loop, one that captures an assembly would not, and the rows would compare the harness.
+protocol AsyncResolution: Sendable {
+    associatedtype Root: AnyObject
+    func resolve() async -> Root
+}
+
+/// Any async operation, for subjects that have no hand-written counterpart to compare with.
+struct AsyncOperation<Root: AnyObject>: AsyncResolution {
+    let body: @Sendable () async -> Root
+    func resolve() async -> Root { await body() }
+}
+
 /// A timed subject whose operation is async: each batch runs in one task, which times its loop
 /// itself, so that starting the task and waking the measuring thread are no part of the time.
-func asyncSubject<Root: AnyObject>(_ name: String, _ resolve: @escaping @Sendable () async -> Root) -> Subject {
+func asyncSubject<R: AsyncResolution>(_ name: String, _ resolution: R) -> Subject {
     let batch: @Sendable (Int) async -> UInt64 = { count in
-        var kept: Root?
+        var kept: R.Root?
         let start = monotonicNanoseconds()
-        for _ in 0..<count { kept = await resolve() }
+        for _ in 0..<count { kept = await resolution.resolve() }
         let elapsed = monotonicNanoseconds() - start
         blackHole(kept)
         return elapsed
@@ -87,6 +102,11 @@ func asyncSubject<Root: AnyObject>(_ name: String, _ resolve: @escaping @Sendabl
         run: { count in _ = waitFor { await batch(count) } },
         measure: { count in waitFor { await batch(count) } }
     )
+}
+
+/// An async subject whose operation is `body`.
+func asyncSubject<Root: AnyObject>(_ name: String, _ body: @escaping @Sendable () async -> Root) -> Subject {
+    asyncSubject(name, AsyncOperation(body: body))
 }
 
 /// Runs `body` in a task and waits for it.
@@ -101,6 +121,25 @@ func waitFor<Result>(_ body: @escaping @Sendable () async -> Result) -> Result {
     return result!
 }
 
+/// The variants of the async rows: each holds what it reads from, as a program would.
+struct HandWrittenAsyncApplication: AsyncResolution {
+    func resolve() async -> Application { await HandWrittenAsync.application() }
+}
+
+struct AssembliesAsyncApplication: AsyncResolution {
+    let assembly: AsyncApplicationAssembly
+    func resolve() async -> Application { await assembly.application }
+}
+
+struct HandWrittenAsyncSingleton: AsyncResolution {
+    func resolve() async -> SharedService { await HandWrittenAsync.sharedService() }
+}
+
+struct AssembliesAsyncSingleton: AsyncResolution {
+    let assembly: AsyncSingletonAssembly
+    func resolve() async -> SharedService { await assembly.sharedService }
+}
+
 enum AsyncScenarios {
     /// The async scenarios' subjects: hand-written and Assemblies, after checking that both build
     /// the same graph.
@@ -112,8 +151,8 @@ enum AsyncScenarios {
             semanticCheckFailed("async graph (10)", "Assemblies", "built another graph than hand-written async code")
         }
         return [
-            asyncSubject(VariantKind.handWritten.name) { await HandWrittenAsync.application() },
-            asyncSubject(VariantKind.assemblies.name) { await assembly.application },
+            asyncSubject(VariantKind.handWritten.name, HandWrittenAsyncApplication()),
+            asyncSubject(VariantKind.assemblies.name, AssembliesAsyncApplication(assembly: assembly)),
         ]
     }
 
@@ -124,8 +163,8 @@ enum AsyncScenarios {
             semanticCheckFailed("async singleton", "Assemblies", "built the singleton twice")
         }
         return [
-            asyncSubject(VariantKind.handWritten.name) { await HandWrittenAsync.sharedService() },
-            asyncSubject(VariantKind.assemblies.name) { await assembly.sharedService },
+            asyncSubject(VariantKind.handWritten.name, HandWrittenAsyncSingleton()),
+            asyncSubject(VariantKind.assemblies.name, AssembliesAsyncSingleton(assembly: assembly)),
         ]
     }
 }

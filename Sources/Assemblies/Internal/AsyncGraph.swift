@@ -23,6 +23,11 @@
 ///   cached pay nothing for it, on any thread; a synchronous read of another family in an async
 ///   body opens a graph of its own on the thread, as a read that crosses families does.
 ///
+/// When the top-level read has ended and nothing else holds its graph, the thread it ended on keeps
+/// the resolver for the next top-level `await` read that opens a graph there (``recycle(_:)``): the
+/// keys a task's graph read stay in its table from one graph to the next, as a thread's do, and
+/// opening a graph allocates nothing but the graph.
+///
 /// Child tasks inherit task-locals, but they run concurrently with their parent, so they never join
 /// its graph: a graph answers only to the task that opened it (its resolver's
 /// ``ResolverThread/task``). A child task's reads are
@@ -35,15 +40,24 @@ final class AsyncGraph: @unchecked Sendable {
     @TaskLocal static var current: AsyncGraph?
 
     let family: Family
-    @usableFromInline let resolver: Resolver
+    /// Never changes: a `var` only so that ``recycle(_:)`` can ask whether the graph holds the only
+    /// reference to it.
+    @usableFromInline @exclusivity(unchecked) private(set) var resolver: Resolver
     /// The graph of another family that the task had open when it opened this one, if any.
     let outer: AsyncGraph?
 
     private init(family: Family, outer: AsyncGraph?, owner: TaskIdentity) {
         self.family = family
         self.outer = outer
-        resolver = Resolver(thread: outer?.resolver.thread ?? ResolverThread(task: owner))
-        resolver.outer = outer?.resolver
+        if let outer {
+            resolver = Resolver(thread: outer.resolver.thread)
+            resolver.outer = outer.resolver
+        } else if let spare = Resolver.threadRecord.spareTaskResolver.take() {
+            spare.thread.restart(for: owner)
+            resolver = spare
+        } else {
+            resolver = Resolver(thread: ResolverThread(task: owner))
+        }
     }
 
     /// The innermost graph the current task opened, if any.
@@ -86,12 +100,78 @@ final class AsyncGraph: @unchecked Sendable {
         family.openAsyncGraphs.decrement()
     }
 
+    /// Once `graph` has finished: keeps its resolver for the next top-level async graph that opens
+    /// on this thread, when nothing but `graph` holds it and its task's record — no child task
+    /// carrying the graph in a task-local, no slot, registry entry or recording — and the record is
+    /// as a new one would be. Otherwise the resolver goes when its last holder lets go, as any.
+    static func recycle(_ graph: inout AsyncGraph) {
+        guard graph.outer == nil && isKnownUniquelyReferenced(&graph) && isKnownUniquelyReferenced(&graph.resolver)
+        else { return }
+        let resolver = graph.resolver
+        guard resolver.holdsItsThreadAlone && resolver.thread.isReadyForAnotherTask && resolver.isIdle else { return }
+        Resolver.threadRecord.spareTaskResolver = resolver
+    }
+
     /// Runs `body` with the graph's resolver as this thread's current one, then puts back the
     /// thread's own. `body` can't suspend, so the graph never stays installed on a thread that runs
     /// another task. The task's reads check the stack of this thread meanwhile.
     func installed<Result, E: Error>(_ body: (Resolver) throws(E) -> Result) throws(E) -> Result {
-        resolver.thread.hostStack = Resolver.withCurrent { $0.thread.currentStack }
+        resolver.runsOnStack(Resolver.withCurrent { $0.thread.currentStack })
         return try resolver.installed { () throws(E) in try body(resolver) }
+    }
+
+    /// Decides a read of `key` in this graph, with its resolver installed; `afterWaiting` when the
+    /// task has waited since it last decided (threads may have taken instances from it meanwhile).
+    func decide(_ key: DefinitionKey, scope: Scope, afterWaiting: Bool) -> Resolver.Decision {
+        installed { resolver in
+            let decision = resolver.decide(key, scope: scope, in: family, suspends: true)
+            if afterWaiting { resolver.takeInbox() }
+            return decision
+        }
+    }
+
+    /// Undoes the frame of a body that threw.
+    func bodyThrew(_ handle: DefinitionHandle) {
+        installed { _ in handle.resolver._withUnsafeGuaranteedRef { $0.bodyThrew(at: handle.frame) } }
+    }
+
+    /// What a task does once a wait for a slot has ended.
+    enum AfterWait {
+        case decideAgain
+        /// Decide again, and wait on if the task is cancelled: a thread relies on it, or it has
+        /// handed out an instance that throwing would leave unfinished.
+        case decideAgainUncancellable
+        /// Throw `CancellationError`.
+        case cancelled
+    }
+
+    /// Suspends until `slot` of `store`, which a read of `key` found built elsewhere, changes;
+    /// `cancellable` when the read can throw `CancellationError`.
+    func wait(
+        for slot: SingletonSlot,
+        in store: SingletonStore,
+        reading key: DefinitionKey,
+        cancellable: Bool
+    ) async
+        -> AfterWait
+    {
+        let chain = resolver.threadChain(to: key).map(StoredKey.init)
+        switch await store.wait(for: slot, by: resolver.thread, readingFrom: chain, cancellable: cancellable) {
+        case .changed:
+            return .decideAgain
+        case .cancelledWhilePinned:
+            return .decideAgainUncancellable
+        case .cancelled:
+            let hasHandedOut = installed { resolver in
+                resolver.takeInbox()
+                return resolver.outermostHandedOut() != nil
+            }
+            // Throwing now would leave an instance that was handed out unfinished, which stops the
+            // program (see `undo(_:)`): this reader waits for the singleton.
+            return hasHandedOut ? .decideAgainUncancellable : .cancelled
+        case .cycle(let chain):
+            Failure.asyncSingletonCycle(resolver.threadChain(to: key), held: chain)
+        }
     }
 
     /// The resolver numbered `number` among the graphs the current task has open (and the spares

@@ -34,7 +34,7 @@ enum AsyncReading {
             return try await read(key, scope: scope, in: graph, body)
         }
         let context = family.isIntercepted ? OverrideContext.innermost(for: family) : nil
-        let graph = AsyncGraph.open(
+        var graph = AsyncGraph.open(
             family,
             keepingSingletonsIn: context?.singletons() ?? family.singletons,
             overriddenBy: context,
@@ -52,12 +52,17 @@ enum AsyncReading {
             throw error as! E
         }
         graph.finish()
+        AsyncGraph.recycle(&graph)
         return result
     }
 
     /// A read in `graph`: the instance the graph hands back, or the one `body` builds in the frame
     /// it gives. While another task or thread builds a stored definition, this task suspends until
     /// its slot is published, given up or changes hands, then decides again.
+    ///
+    /// The only generic values kept across a suspension are the body's result and error: every
+    /// other step is a non-generic call (``AsyncGraph/decide(_:scope:afterWaiting:)``,
+    /// ``AsyncGraph/wait(for:in:reading:cancellable:)``), so that the task allocates little per read.
     static func read<T, E: Error>(
         _ key: DefinitionKey,
         scope: Scope,
@@ -65,16 +70,11 @@ enum AsyncReading {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
-        var cancellation = CancellationError() as? E
+        // Whether a wait may still end in `CancellationError` (when `E` admits one).
+        var mayCancel = true
         var waited = false
         while true {
-            let decision = graph.installed { resolver in
-                let decision = resolver.decide(key, scope: scope, in: graph.family, suspends: true)
-                // As a thread does after a wait: threads may have taken instances from it meanwhile.
-                if waited { resolver.takeInbox() }
-                return decision
-            }
-            switch decision {
+            switch graph.decide(key, scope: scope, afterWaiting: waited) {
             case .instance(let object):
                 return unboxStored(object, scope: scope, as: T.self)
             case .build(let handle):
@@ -85,40 +85,33 @@ enum AsyncReading {
                 do {
                     result = try await body(Definition(handle, key: key))
                 } catch {
-                    graph.installed { _ in handle.resolver._withUnsafeGuaranteedRef { $0.bodyThrew(at: handle.frame) } }
+                    graph.bodyThrew(handle)
                     throw error
                 }
                 graph.installed { _ in Reading.leave(handle, returning: result, scope: scope) }
                 return result
             case .wait(let slot, let store):
-                let chain = graph.resolver.threadChain(to: key).map(StoredKey.init)
-                let outcome = await store.wait(
-                    for: slot,
-                    by: graph.resolver.thread,
-                    readingFrom: chain,
-                    cancellable: cancellation != nil
-                )
+                let cancellable = mayCancel && admitsCancellation(E.self)
                 waited = true
-                switch outcome {
-                case .changed:
+                switch await graph.wait(for: slot, in: store, reading: key, cancellable: cancellable) {
+                case .decideAgain:
                     continue
-                case .cancelledWhilePinned:
-                    cancellation = nil
-                    continue
+                case .decideAgainUncancellable:
+                    mayCancel = false
                 case .cancelled:
-                    let hasHandedOut = graph.installed { resolver in
-                        resolver.takeInbox()
-                        return resolver.outermostHandedOut() != nil
-                    }
-                    // Throwing now would leave an instance that was handed out unfinished, which
-                    // stops the program (see `undo(_:)`): this reader waits for the singleton.
-                    guard hasHandedOut else { throw cancellation! }
-                    cancellation = nil
-                    continue
-                case .cycle(let chain):
-                    Failure.asyncSingletonCycle(graph.resolver.threadChain(to: key), held: chain)
+                    throw cancellation(as: E.self)
                 }
             }
         }
+    }
+
+    /// Whether an error of type `E` can be a `CancellationError`.
+    private static func admitsCancellation<E: Error>(_: E.Type) -> Bool {
+        CancellationError() is E
+    }
+
+    /// A `CancellationError`, as an `E` (see ``admitsCancellation(_:)``).
+    private static func cancellation<E: Error>(as _: E.Type) -> E {
+        CancellationError() as! E
     }
 }

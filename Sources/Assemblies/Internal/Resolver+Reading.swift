@@ -265,7 +265,7 @@ extension Resolver {
             // A task's graph joined by a synchronous read of a thread: the task's synchronous reads
             // check the stack of that thread, and a slot the thread owns below this read is
             // recognised (see ``ResolverThread/isBelow(_:)``).
-            thread.hostStack = current.thread.currentStack
+            runsOnStack(current.thread.currentStack)
             installation.joinedThread = .init(replacedHost: thread.host)
             thread.host = current.thread
         }

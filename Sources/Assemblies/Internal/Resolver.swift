@@ -44,11 +44,23 @@ import Android
 final class Resolver {
     /// Unique for the life of the process: with a frame's serial, it names a frame of any thread.
     let number: UInt64
-    /// The thread this resolver belongs to, shared by its spares.
-    let thread: ResolverThread
+    /// The thread this resolver belongs to, shared by its spares. Never changes: a `var` only so
+    /// that ``holdsItsThreadAlone`` can ask whether this is its only reference.
+    @exclusivity(unchecked) private(set) var thread: ResolverThread
     /// The thread's ``StackLimit``, copied here so that a push reads it without following
-    /// ``thread``: a frame's address `a` passes the push's check when `a &- limit < span`.
-    let stack: StackLimit
+    /// ``thread``: a frame's address `a` passes the push's check when `a &- limit < span`. A task's
+    /// resolver has the stack of the thread it was last installed on (see ``runsOnStack(_:)``).
+    @exclusivity(unchecked) private(set) var stack: StackLimit
+
+    /// Makes the stack of the thread this task's resolver is being installed on the one its pushes
+    /// check, inlined and out of line. Between two installations the resolver runs nothing, and on
+    /// another thread a stack it kept would only fail the inlined check — no address of one thread's
+    /// stack lies in another's — which then checks ``ResolverThread/currentStack``.
+    @inline(__always)
+    func runsOnStack(_ host: StackLimit) {
+        thread.hostStack = host
+        stack = host
+    }
 
     /// Whether the stack at `address` — a local of the function pushing a frame — is above the
     /// limit (one subtraction and one compare).
@@ -427,6 +439,20 @@ final class Resolver {
         entries = .allocate(capacity: keys.capacity)
         frames = .allocate(capacity: pushLimits.capacity)
     }
+
+    /// Whether nothing is open or held here: no graph, frame, hook, report or instance held back —
+    /// what a resolver is between two top-level reads.
+    var isIdle: Bool {
+        graph.familyID == 0 && !graph.isClosing && frameCount == 0 && touched.count == 0 && hooks.waiting.isEmpty
+            && hooks.steps.isEmpty && traceFrames.isEmpty && handouts.isEmpty && handouts.toOtherThreads.isEmpty
+            && building.last == nil && held.untilHandoutsFinish.isEmpty && held.untilSteps.isEmpty
+            && held.aliveUntilClose.isEmpty && held.toDisposeAtClose.isEmpty && installation == nil
+            && pendingCapture == nil && assemblyInCreation == nil
+    }
+
+    /// Whether this resolver holds the only reference to its thread's record: no spare, slot,
+    /// registry entry or recording holds it.
+    var holdsItsThreadAlone: Bool { isKnownUniquelyReferenced(&thread) }
 
     deinit {
         entries.deinitialize(count: keys.count)

@@ -6,7 +6,8 @@ internal import CAssemblies
 /// Every resolver of a thread (its own and the spares it opens for nested top-level reads) shares
 /// one `ResolverThread`, so "built by this thread" covers every graph open on it. The fields marked
 /// *registry* belong to ``WaitRegistry`` and are only touched while its lock is held; the others
-/// only by the thread itself.
+/// only by the thread itself. Like a resolver's state, they opt out of dynamic exclusivity checks,
+/// which see only one thread's accesses and cost more than the accesses themselves.
 final class ResolverThread: @unchecked Sendable {
     // @unchecked: see above — registry fields under `WaitRegistry.lock`, the rest thread-confined.
 
@@ -15,8 +16,9 @@ final class ResolverThread: @unchecked Sendable {
     /// The thread's name when it first resolved something, for messages.
     let name: String
     /// Where resolution stops with a message before the stack overflows. A task's has a span of 0,
-    /// so that the inlined check of its resolvers never passes and every push checks
-    /// ``currentStack`` out of line.
+    /// which no address passes: its graphs' resolvers check the stack of the thread they are
+    /// installed on (see ``Resolver/runsOnStack(_:)``), and their spares ``currentStack``, out of
+    /// line.
     let stack: StackLimit
     /// For a task: the stack of the thread it runs on now, set whenever one of its graphs' resolvers
     /// is installed there (see ``AsyncGraph/installed(_:)``). Touched by the task only.
@@ -26,8 +28,9 @@ final class ResolverThread: @unchecked Sendable {
     /// The task this stands for, rather than a thread: the one whose `await` reads open the graphs
     /// (see ``AsyncGraph``), on whichever threads it runs. Only compared, and only until ``end()``
     /// — while the task runs its outermost graph's top-level read, so that no other task can have
-    /// its address.
-    let task: TaskIdentity?
+    /// its address. A record that nothing else holds any more is given to the next task's graph
+    /// (see ``restart(for:)``).
+    private(set) var task: TaskIdentity?
     /// For a task: nonzero once its outermost graph has ended (see ``end()``).
     private let ended: AtomicCount?
 
@@ -59,12 +62,30 @@ final class ResolverThread: @unchecked Sendable {
         ended?.increment()
     }
 
+    /// Whether this task's record is as a new one would be, once its graph has ended: waiting for
+    /// nothing, owing nothing, reporting nothing. Only such a record is given to another task.
+    var isReadyForAnotherTask: Bool {
+        isTask && host == nil && !isPinned && waitingFor == nil && foreignDependencies.isEmpty && inbox.isEmpty
+            && activatingFamilies.isEmpty && synchronousApplies == 0 && !isReporting
+    }
+
+    /// Makes this ended task's record stand for `task`. The caller holds the only reference to the
+    /// record (through its graph's resolver): no slot, registry entry, recording or other task can
+    /// see it change, and the uniqueness check that proved it synchronizes with whoever let go of
+    /// it last.
+    func restart(for task: TaskIdentity) {
+        precondition(isReadyForAnotherTask, "Assemblies: a task's record was reused while in use")
+        self.task = task
+        ended?.reset()
+        mayHaveForeignDependencies = false
+    }
+
     /// For a task: set when a thread took an instance across a cycle of waits that ran through this
     /// task (see ``WaitRegistry``). The thread then relies on the task not leaving its wait, so the
     /// task no longer leaves one when cancelled. It stays set for the rest of the task's top-level
     /// graph, which is as long as this record lives (each top-level async graph makes its own): the
     /// thread may rely on any wait of that graph until it ends. Registry field.
-    var isPinned = false
+    @exclusivity(unchecked) var isPinned = false
 
     /// For a task: the thread whose synchronous read joined the task's graph, while it runs there
     /// (see ``Resolver/install(over:)``).
@@ -78,8 +99,14 @@ final class ResolverThread: @unchecked Sendable {
         isTask ? isCurrentTask : reader.host === self
     }
 
+    /// For a thread: the resolver of the last top-level async graph that ended on it, given to the
+    /// next one that opens here (see ``AsyncGraph/open(_:keepingSingletonsIn:overriddenBy:observedBy:)``),
+    /// so that a task's graph finds the keys it read last time in place, as a thread's does.
+    /// Touched by the thread only.
+    @exclusivity(unchecked) var spareTaskResolver: Resolver?
+
     /// The families whose eager singletons this thread is building (see ``Family/activate(_:)``).
-    var activatingFamilies: [UInt64] = []
+    @exclusivity(unchecked) var activatingFamilies: [UInt64] = []
     /// Set when the thread takes an instance from another thread (see ``WaitRegistry``); cleared
     /// when it finds it depends on none. While it is clear, the thread has no foreign dependency:
     /// only a thread that already has one is given another by other threads.
@@ -91,17 +118,17 @@ final class ResolverThread: @unchecked Sendable {
     // MARK: Registry fields
 
     /// What the thread is blocked on, if anything.
-    var waitingFor: Wait?
+    @exclusivity(unchecked) var waitingFor: Wait?
     /// Where the thread sleeps while it waits for another one (see ``wait(until:)``), made by its
     /// first wait — a task's `await` reads suspend instead, but its synchronous reads block the
     /// thread it runs on like any thread's. Woken through ``WaitRegistry``.
-    var parker: Parker?
+    @exclusivity(unchecked) var parker: Parker?
     /// In-flight instances of other threads' frames that this thread took to break a wait-for
     /// cycle: until those frames finish, nothing this thread builds may be published.
-    var foreignDependencies: [FrameReference] = []
+    @exclusivity(unchecked) var foreignDependencies: [FrameReference] = []
     /// Frames of this thread that other threads took instances from while it was blocked; the
     /// thread marks them as handed out when it wakes.
-    var inbox: [FrameReference] = []
+    @exclusivity(unchecked) var inbox: [FrameReference] = []
 
     /// What a blocked thread waits for.
     enum Wait {
@@ -132,8 +159,8 @@ final class ResolverThread: @unchecked Sendable {
 
     /// The identity of a task's async graphs. A task has no stack of its own: its `await` reads keep
     /// their frames on the heap, and the synchronous reads it makes run on the stack of whichever
-    /// thread it is on at the time. So its resolvers' inlined check never passes (a span of 0), and
-    /// every push checks ``hostStack``, the stack of the thread the task runs on now.
+    /// thread it is on at the time: ``hostStack``, which its resolvers check (see
+    /// ``Resolver/runsOnStack(_:)``).
     init(task: TaskIdentity) {
         number = Self.lastNumber.withLock { last in
             last += 1

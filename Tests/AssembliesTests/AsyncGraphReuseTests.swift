@@ -1,0 +1,179 @@
+import Assemblies
+import Foundation
+import Testing
+
+// A task's async graph leaves its resolver to the next top-level async read on the thread, once
+// nothing else holds it. What users see must not change: each top-level read is a graph of its
+// own, a child task carrying the graph never shares it, and a Definition kept past its body still
+// stops when it is used in a later graph on the same resolver.
+
+private final class Part: @unchecked Sendable {}
+
+private final class Remote: @unchecked Sendable {
+    let part: Part
+    init(part: Part) { self.part = part }
+}
+
+private final class Shared: @unchecked Sendable {}
+
+private final class Root: @unchecked Sendable {
+    let part: Part
+    let remote: Remote
+    let shared: Shared
+    init(part: Part, remote: Remote, shared: Shared) {
+        self.part = part
+        self.remote = remote
+        self.shared = shared
+    }
+}
+
+private final class ReuseAssembly: Assembly, @unchecked Sendable {
+    let counter = Counter()
+    nonisolated(unsafe) static var kept: Definition<Part>?
+
+    var part: Part {
+        define {
+            counter.tick("part")
+            return Part()
+        }
+    }
+
+    var remote: Remote {
+        get async {
+            await define {
+                await Task.yield()
+                return Remote(part: self.part)
+            }
+        }
+    }
+
+    var shared: Shared {
+        define(scope: .singleton) {
+            counter.tick("shared")
+            return Shared()
+        }
+    }
+
+    var root: Root {
+        get async { await define { Root(part: self.part, remote: await self.remote, shared: self.shared) } }
+    }
+
+    /// Starts a task that reads `part` twice, from a body: the task inherits the graph in its
+    /// task-locals, and still holds it after the read that started it has returned.
+    func rootWithStraggler(reading gate: Gate, into parts: Guarded<[Part]>) async -> (Root, Task<Void, Never>) {
+        nonisolated(unsafe) var straggler: Task<Void, Never>?
+        let root = await define { () async -> Root in
+            straggler = Task {
+                await gate.wait()
+                let first = await self.remoteTwice()
+                parts.withLock { $0 = first }
+            }
+            return Root(part: self.part, remote: await self.remote, shared: self.shared)
+        }
+        return (root, straggler!)
+    }
+
+    /// Two reads of `part` in one top-level async graph.
+    func remoteTwice() async -> [Part] {
+        await define { () async -> [Part] in [self.part, (await self.remote).part] }
+    }
+
+    var leaky: Part {
+        get async {
+            await define { definition in
+                ReuseAssembly.kept = definition
+                return definition *~> Part()
+            }
+        }
+    }
+
+    var usesTheKeptDefinition: Part {
+        get async {
+            await define {
+                ReuseAssembly.kept?.initObject(Part())
+                return Part()
+            }
+        }
+    }
+}
+
+@Suite("Async graphs: a task's resolver passed on to the next graph", .timeLimit(.minutes(1)))
+struct AsyncGraphReuseTests {
+    /// Checks that each root is a graph of its own that shares only the singleton.
+    private func expectGraphsOfTheirOwn(_ roots: [Root], _ assembly: ReuseAssembly) {
+        for root in roots {
+            #expect(root.part === root.remote.part)
+            #expect(root.shared === roots[0].shared)
+        }
+        #expect(Set(roots.map { ObjectIdentifier($0.part) }).count == roots.count)
+        #expect(assembly.counter["part"] == roots.count)
+        #expect(assembly.counter["shared"] == 1)
+    }
+
+    @Test func topLevelReadsOneAfterAnotherInOneTaskAreGraphsOfTheirOwn() async {
+        let assembly = ReuseAssembly()
+        var roots: [Root] = []
+        for _ in 0..<200 {
+            roots.append(await assembly.root)
+        }
+        expectGraphsOfTheirOwn(roots, assembly)
+    }
+
+    @Test func topLevelReadsOfManyTasksAreGraphsOfTheirOwn() async {
+        let assembly = ReuseAssembly()
+        let roots = await withTaskGroup(of: [Root].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var roots: [Root] = []
+                    for _ in 0..<50 { roots.append(await assembly.root) }
+                    return roots
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(roots.count == 400)
+        expectGraphsOfTheirOwn(roots, assembly)
+    }
+
+    @Test func aTaskCarryingAnEndedGraphOpensItsOwn() async {
+        let assembly = ReuseAssembly()
+        let gate = Gate()
+        let parts = Guarded<[Part]>([])
+        let (first, straggler) = await assembly.rootWithStraggler(reading: gate, into: parts)
+        // Later graphs on this thread, while the straggler still carries the first one.
+        var roots = [first]
+        for _ in 0..<20 { roots.append(await assembly.root) }
+        gate.open()
+        await straggler.value
+        let straggled = parts.withLock { $0 }
+        #expect(straggled.count == 2)
+        #expect(straggled[0] === straggled[1], "the straggler's two reads were one graph")
+        #expect(!roots.contains { $0.part === straggled[0] }, "the straggler shared a graph that had ended")
+        #expect(assembly.counter["part"] == 22)
+    }
+
+    @Test func aGraphWhoseReadThrewLeavesTheNextOneWhole() async {
+        struct Failed: Error {}
+        let assembly = ReuseAssembly()
+        for _ in 0..<10 {
+            await #expect(throws: Failed.self) {
+                try await assembly.define { () async throws(Failed) -> Part in
+                    _ = assembly.part
+                    throw Failed()
+                }
+            }
+            let root = await assembly.root
+            #expect(root.part === root.remote.part)
+        }
+    }
+
+    @Test func aDefinitionKeptPastItsAsyncBodyStopsInALaterGraph() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let assembly = ReuseAssembly()
+            _ = await assembly.leaky
+            _ = await assembly.root
+            _ = await assembly.usesTheKeptDefinition
+        }
+        #expect(stderr(of: result).contains("the Definition of ReuseAssembly.leaky was used after its body returned"))
+    }
+}
