@@ -80,7 +80,8 @@ private final class ReuseAssembly: Assembly, @unchecked Sendable {
 
     var leaky: Part {
         get async {
-            await define { definition in
+            await define { (definition: Definition<Part>) async -> Part in
+                await Task.yield()
                 ReuseAssembly.kept = definition
                 return definition *~> Part()
             }
@@ -89,7 +90,8 @@ private final class ReuseAssembly: Assembly, @unchecked Sendable {
 
     var usesTheKeptDefinition: Part {
         get async {
-            await define {
+            await define { () async -> Part in
+                await Task.yield()
                 ReuseAssembly.kept?.initObject(Part())
                 return Part()
             }
@@ -97,7 +99,37 @@ private final class ReuseAssembly: Assembly, @unchecked Sendable {
     }
 }
 
-@Suite("Async graphs: a task's resolver passed on to the next graph", .timeLimit(.minutes(1)))
+/// A family of its own whose async graph ReuseAssembly's opens inside its own.
+private final class OtherAssembly: Assembly, @unchecked Sendable {
+    var part: Part { define { Part() } }
+    var remote: Remote {
+        get async {
+            await define {
+                await Task.yield()
+                let remote = Remote(part: self.part)
+                #expect(remote.part === self.part, "the inner graph's own reads share it")
+                return remote
+            }
+        }
+    }
+}
+
+private final class CrossingAssembly: Assembly, @unchecked Sendable {
+    let other = OtherAssembly()
+    var part: Part { define { Part() } }
+    /// Reads `part`, then the other family's async member, then `part` again.
+    var parts: [Part] {
+        get async {
+            await define { () async -> [Part] in
+                let before = self.part
+                let remote = await self.other.remote
+                return [before, self.part, remote.part]
+            }
+        }
+    }
+}
+
+@Suite("Async graphs: found by their task, passed on to the next graph", .timeLimit(.minutes(1)))
 struct AsyncGraphReuseTests {
     /// Checks that each root is a graph of its own that shares only the singleton.
     private func expectGraphsOfTheirOwn(_ roots: [Root], _ assembly: ReuseAssembly) {
@@ -165,6 +197,30 @@ struct AsyncGraphReuseTests {
             let root = await assembly.root
             #expect(root.part === root.remote.part)
         }
+    }
+
+    @Test func aGraphOfAnotherFamilyOpenedInsideGivesTheOuterOneBackToItsTask() async {
+        let assembly = CrossingAssembly()
+        for _ in 0..<20 {
+            let parts = await assembly.parts
+            #expect(parts[0] === parts[1], "the outer graph was lost while the inner one was open")
+            #expect(parts[2] !== parts[0])
+        }
+    }
+
+    @Test func manyTasksFindTheirOwnGraphsAtOnce() async {
+        let assembly = CrossingAssembly()
+        let results = await withTaskGroup(of: [Part].self) { group in
+            for _ in 0..<64 {
+                group.addTask { await assembly.parts }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 64)
+        for parts in results {
+            #expect(parts[0] === parts[1])
+        }
+        #expect(Set(results.map { ObjectIdentifier($0[0]) }).count == 64, "two tasks shared a graph")
     }
 
     @Test func aDefinitionKeptPastItsAsyncBodyStopsInALaterGraph() async {

@@ -5,8 +5,8 @@
 /// moves between threads at each `await`, and other tasks run on those threads meanwhile, so an
 /// async graph has a resolver of its own, which belongs to the task instead of a thread:
 ///
-/// - The graph is carried in the task-local ``current``, so every `await` read of the task finds it
-///   after any suspension.
+/// - ``TaskGraphs`` holds the graph for its task while it is open, so every `await` read of the
+///   task finds it after any suspension, whichever thread the task is on.
 /// - The graph's resolver does the work of a thread's resolver — frames, entries, hooks, singleton
 ///   slots — and its ``ResolverThread`` stands for the task (``ResolverThread/isTask``), so that
 ///   "built by this thread" means "built by this task".
@@ -28,26 +28,25 @@
 /// keys a task's graph read stay in its table from one graph to the next, as a thread's do, and
 /// opening a graph allocates nothing but the graph.
 ///
-/// Child tasks inherit task-locals, but they run concurrently with their parent, so they never join
-/// its graph: a graph answers only to the task that opened it (its resolver's
-/// ``ResolverThread/task``). A child task's reads are
-/// top-level reads of its own, which share the family's singletons and nothing else.
+/// Child tasks run concurrently with their parent, so they never join its graph: a graph answers
+/// only to the task that opened it (``task``). A child task's reads are top-level reads of its own,
+/// which share the family's singletons and nothing else.
 @usableFromInline
 final class AsyncGraph: @unchecked Sendable {
     // @unchecked: `resolver` is only touched by the owning task (see above); the rest never changes.
 
-    /// The innermost graph that the current task, or the task it inherited its locals from, opened.
-    @TaskLocal static var current: AsyncGraph?
-
     let family: Family
+    /// The task that opened the graph, and reads in it.
+    let task: TaskIdentity
     /// Never changes: a `var` only so that ``recycle(_:)`` can ask whether the graph holds the only
     /// reference to it.
-    @usableFromInline @exclusivity(unchecked) private(set) var resolver: Resolver
+    @exclusivity(unchecked) private(set) var resolver: Resolver
     /// The graph of another family that the task had open when it opened this one, if any.
     let outer: AsyncGraph?
 
     private init(family: Family, outer: AsyncGraph?, owner: TaskIdentity) {
         self.family = family
+        task = owner
         self.outer = outer
         if let outer {
             resolver = Resolver(thread: outer.resolver.thread)
@@ -61,10 +60,9 @@ final class AsyncGraph: @unchecked Sendable {
     }
 
     /// The innermost graph the current task opened, if any.
-    @usableFromInline
     static func ofCurrentTask() -> AsyncGraph? {
-        guard let graph = current else { return nil }
-        return graph.resolver.thread.isCurrentTask ? graph : nil
+        guard let task = TaskIdentity.current else { return nil }
+        return TaskGraphs.graph(of: task)
     }
 
     /// Opens a graph of `family` for the current task, which keeps singletons in `store` and is
@@ -83,27 +81,48 @@ final class AsyncGraph: @unchecked Sendable {
             resolver.beginGraph(of: family, keepingSingletonsIn: store, overriddenBy: context, observedBy: observation)
         }
         family.openAsyncGraphs.increment()
+        TaskGraphs.enter(graph, of: task)
         return graph
     }
 
     /// Runs the `afterAllInjections` steps, then ends the graph.
     func finish() {
+        TaskGraphs.leave(self, of: task)
         installed { $0.finishGraph() }
         if outer == nil { resolver.thread.end() }
         family.openAsyncGraphs.decrement()
     }
 
+    /// Opens a graph of `family` for the current task, overridden and observed as the family is
+    /// for the task.
+    static func open(_ family: Family) -> AsyncGraph {
+        let context = family.isIntercepted ? OverrideContext.innermost(for: family) : nil
+        return open(
+            family,
+            keepingSingletonsIn: context?.singletons() ?? family.singletons,
+            overriddenBy: context,
+            observedBy: family.isIntercepted ? family.observation : nil
+        )
+    }
+
+    /// Finishes `graph` and passes its resolver on (see ``recycle(_:)``).
+    static func finish(_ graph: inout AsyncGraph) {
+        graph.finish()
+        recycle(&graph)
+    }
+
     /// Ends a graph whose top-level read threw.
     func abandon() {
+        TaskGraphs.leave(self, of: task)
         installed { $0.abandonGraph() }
         if outer == nil { resolver.thread.end() }
         family.openAsyncGraphs.decrement()
     }
 
     /// Once `graph` has finished: keeps its resolver for the next top-level async graph that opens
-    /// on this thread, when nothing but `graph` holds it and its task's record — no child task
-    /// carrying the graph in a task-local, no slot, registry entry or recording — and the record is
-    /// as a new one would be. Otherwise the resolver goes when its last holder lets go, as any.
+    /// on this thread, when nothing but `graph` holds it and its task's record — no spare, slot,
+    /// registry entry or recording — and both are as new ones would be. Otherwise the resolver goes
+    /// when its last holder lets go, as any.
     static func recycle(_ graph: inout AsyncGraph) {
         guard graph.outer == nil && isKnownUniquelyReferenced(&graph) && isKnownUniquelyReferenced(&graph.resolver)
         else { return }
@@ -120,14 +139,84 @@ final class AsyncGraph: @unchecked Sendable {
         return try resolver.installed { () throws(E) in try body(resolver) }
     }
 
-    /// Decides a read of `key` in this graph, with its resolver installed; `afterWaiting` when the
-    /// task has waited since it last decided (threads may have taken instances from it meanwhile).
-    func decide(_ key: DefinitionKey, scope: Scope, afterWaiting: Bool) -> Resolver.Decision {
-        installed { resolver in
+    /// What a read in the graph does next.
+    enum Step {
+        /// Hand back this instance: nothing is built.
+        case instance(AnyObject)
+        /// Run the body in this frame, then leave it.
+        case build(DefinitionHandle)
+        /// Wait for a stored definition that another thread or task is building.
+        case wait(Waiting)
+        /// The task was cancelled while it waited: throw `CancellationError`.
+        case cancelled
+    }
+
+    /// A slot that a read found being built elsewhere, and its store.
+    struct Waiting {
+        let slot: SingletonSlot
+        let store: SingletonStore
+    }
+
+    /// Decides a read of `key` in this graph, with its resolver installed: never ``Step/cancelled``.
+    func decide(_ key: DefinitionKey, scope: Scope) -> Step {
+        decide(key, scope: scope, afterWaiting: false)
+    }
+
+    /// Decides with the resolver installed; `afterWaiting` when the task has waited since it last
+    /// decided (threads may have taken instances from it meanwhile).
+    private func decide(_ key: DefinitionKey, scope: Scope, afterWaiting: Bool) -> Step {
+        let decision = installed { resolver in
             let decision = resolver.decide(key, scope: scope, in: family, suspends: true)
             if afterWaiting { resolver.takeInbox() }
             return decision
         }
+        switch decision {
+        case .instance(let object): return .instance(object)
+        case .build(let handle): return .build(handle)
+        case .wait(let slot, let store): return .wait(Waiting(slot: slot, store: store))
+        }
+    }
+
+    /// Waits for the slot a read of `key` found built elsewhere to change, and decides again, until
+    /// the read has an instance or a frame to build one in — or, when `cancellable` (its error type
+    /// admits `CancellationError`), until the task is cancelled: never ``Step/wait(_:)``.
+    func decide(_ key: DefinitionKey, scope: Scope, afterWaitingFor waiting: Waiting, cancellable: Bool) async -> Step {
+        var waiting = waiting
+        var cancellable = cancellable
+        while true {
+            let chain = resolver.threadChain(to: key).map(StoredKey.init)
+            let outcome = await waiting.store.wait(
+                for: waiting.slot,
+                by: resolver.thread,
+                readingFrom: chain,
+                cancellable: cancellable
+            )
+            switch outcome {
+            case .changed:
+                break
+            case .cancelledWhilePinned:
+                cancellable = false
+            case .cancelled:
+                let hasHandedOut = installed { resolver in
+                    resolver.takeInbox()
+                    return resolver.outermostHandedOut() != nil
+                }
+                // Throwing now would leave an instance that was handed out unfinished, which stops
+                // the program (see `undo(_:)`): this reader waits for the singleton.
+                guard hasHandedOut else { return .cancelled }
+                cancellable = false
+            case .cycle(let chain):
+                Failure.asyncSingletonCycle(resolver.threadChain(to: key), held: chain)
+            }
+            let step = decide(key, scope: scope, afterWaiting: true)
+            guard case .wait(let next) = step else { return step }
+            waiting = next
+        }
+    }
+
+    /// Records that the body of the frame `handle` names can throw.
+    func bodyMayThrow(_ handle: DefinitionHandle) {
+        handle.resolver._withUnsafeGuaranteedRef { $0.bodyMayThrow(at: handle.frame) }
     }
 
     /// Undoes the frame of a body that threw.
@@ -135,43 +224,10 @@ final class AsyncGraph: @unchecked Sendable {
         installed { _ in handle.resolver._withUnsafeGuaranteedRef { $0.bodyThrew(at: handle.frame) } }
     }
 
-    /// What a task does once a wait for a slot has ended.
-    enum AfterWait {
-        case decideAgain
-        /// Decide again, and wait on if the task is cancelled: a thread relies on it, or it has
-        /// handed out an instance that throwing would leave unfinished.
-        case decideAgainUncancellable
-        /// Throw `CancellationError`.
-        case cancelled
-    }
-
-    /// Suspends until `slot` of `store`, which a read of `key` found built elsewhere, changes;
-    /// `cancellable` when the read can throw `CancellationError`.
-    func wait(
-        for slot: SingletonSlot,
-        in store: SingletonStore,
-        reading key: DefinitionKey,
-        cancellable: Bool
-    ) async
-        -> AfterWait
-    {
-        let chain = resolver.threadChain(to: key).map(StoredKey.init)
-        switch await store.wait(for: slot, by: resolver.thread, readingFrom: chain, cancellable: cancellable) {
-        case .changed:
-            return .decideAgain
-        case .cancelledWhilePinned:
-            return .decideAgainUncancellable
-        case .cancelled:
-            let hasHandedOut = installed { resolver in
-                resolver.takeInbox()
-                return resolver.outermostHandedOut() != nil
-            }
-            // Throwing now would leave an instance that was handed out unfinished, which stops the
-            // program (see `undo(_:)`): this reader waits for the singleton.
-            return hasHandedOut ? .decideAgainUncancellable : .cancelled
-        case .cycle(let chain):
-            Failure.asyncSingletonCycle(resolver.threadChain(to: key), held: chain)
-        }
+    /// Leaves the frame `handle` names with `object`, the instance as the engine keeps it (see
+    /// ``withStored(_:scope:_:)``).
+    func leave(_ handle: DefinitionHandle, returning object: Unmanaged<AnyObject>) {
+        installed { _ in handle.resolver._withUnsafeGuaranteedRef { $0.leave(handle.frame, returning: object) } }
     }
 
     /// The resolver numbered `number` among the graphs the current task has open (and the spares

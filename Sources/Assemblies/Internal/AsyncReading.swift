@@ -2,18 +2,34 @@
 ///
 /// An async read runs on the resolver of the task's ``AsyncGraph`` — the graph of the top-level
 /// `await` read it belongs to, or a new one — through the same three calls as a synchronous read:
-/// ``Resolver/decide(_:scope:in:suspends:)`` hands back an instance or pushes the frame to build
-/// one in, the body runs and may suspend, and ``Resolver/leave(_:returning:)`` (or
-/// ``Resolver/bodyThrew(at:)``) finishes the frame. Each call runs with the graph's resolver
-/// installed on the thread the task is on at the time. The only difference: a task that finds a
-/// stored definition being built elsewhere suspends until its slot changes, instead of blocking its
-/// thread. Everything here is out of line and unspecialized: an `await` read costs a task-local
-/// lookup anyway, and the synchronous getters stay as small as they are.
+/// the graph decides (``AsyncGraph/decide(_:scope:)``), handing back an instance or the frame to
+/// build one in, the body runs and may suspend, and the graph leaves the frame
+/// (``AsyncGraph/leave(_:returning:)``, or ``AsyncGraph/bodyThrew(_:)``). Each call runs with the
+/// graph's resolver installed on the thread the task is on at the time. The only difference: a task
+/// that finds a stored definition being built elsewhere suspends until its slot changes, instead of
+/// blocking its thread.
+///
+/// An async getter inlines one non-generic call (``start(_:scope:in:)``), which answers a cached or
+/// captured read at once, and a switch; the reads that build are out of line and unspecialized, as
+/// small as a generic async function can be: they keep only the body's result and error across its
+/// suspensions, so the task allocates little for them, and the loop of waits is one non-generic
+/// call.
 @usableFromInline
 enum AsyncReading {
+    /// Where an `await` read goes, decided before anything generic runs.
+    @usableFromInline
+    enum Start {
+        /// Hand back this instance: an override's capture, or a cached singleton.
+        case instance(AnyObject)
+        /// Read in the current task's graph of the family.
+        case inGraph(AsyncGraph)
+        /// A top-level read: open a graph.
+        case newGraph
+    }
+
     /// Reads the definition `key` of `family` in the current task's graph of the family, or in a
     /// new one.
-    @usableFromInline
+    @inlinable
     static func read<T, E: Error>(
         _ key: DefinitionKey,
         scope: Scope,
@@ -21,48 +37,63 @@ enum AsyncReading {
         isolation: isolated (any Actor)?,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
+        switch start(key, scope: scope, in: family) {
+        case .instance(let object):
+            return unboxStored(object, scope: scope, as: T.self)
+        case .inGraph(let graph):
+            return try await read(key, scope: scope, in: graph, isolation: isolation, body)
+        case .newGraph:
+            return try await readInNewGraph(key, scope: scope, in: family, isolation: isolation, body)
+        }
+    }
+
+    /// Decides where a read of `key` goes: the instance an override's capture or a singleton cache
+    /// hands back, the task's graph of `family`, or a new graph.
+    @usableFromInline
+    static func start(_ key: DefinitionKey, scope: Scope, in family: Family) -> Start {
         if let capture = OverrideCapture.takingThisRead(of: family) {
-            return unboxStored(capture.captureFirst(key), scope: scope, as: T.self)
+            return .instance(capture.captureFirst(key))
         }
         if scope.kind == .singleton && (!family.isIntercepted || Resolver.readsCachedSingletons(of: family)),
             let object = Resolver.cachedSingleton(key, in: family)
                 ?? Resolver.withCurrent({ $0.cachedSingletonObject(key, in: family) })
         {
-            return unboxSingleton(object, as: T.self)
+            return .instance(object)
         }
         if let graph = AsyncGraph.ofCurrentTask(), graph.family === family {
-            return try await read(key, scope: scope, in: graph, body)
+            return .inGraph(graph)
         }
-        let context = family.isIntercepted ? OverrideContext.innermost(for: family) : nil
-        var graph = AsyncGraph.open(
-            family,
-            keepingSingletonsIn: context?.singletons() ?? family.singletons,
-            overriddenBy: context,
-            observedBy: family.isIntercepted ? family.observation : nil
-        )
+        return .newGraph
+    }
+
+    /// A top-level read: opens a graph of `family` for the current task (which ``TaskGraphs`` then
+    /// finds for its reads), reads `key` in it, and finishes the graph — or abandons it when the read
+    /// throws.
+    @usableFromInline
+    static func readInNewGraph<T, E: Error>(
+        _ key: DefinitionKey,
+        scope: Scope,
+        in family: Family,
+        isolation: isolated (any Actor)?,
+        _ body: (Definition<T>) async throws(E) -> T
+    ) async throws(E) -> T {
+        var graph = AsyncGraph.open(family)
         let result: T
         do {
-            result = try await AsyncGraph.$current.withValue(
-                graph,
-                operation: { try await read(key, scope: scope, in: graph, body) },
-                isolation: isolation
-            )
+            result = try await read(key, scope: scope, in: graph, isolation: isolation, body)
         } catch {
             graph.abandon()
-            throw error as! E
+            throw error
         }
-        graph.finish()
-        AsyncGraph.recycle(&graph)
+        AsyncGraph.finish(&graph)
         return result
     }
 
     /// A read in `graph`: the instance the graph hands back, or the one `body` builds in the frame
     /// it gives. While another task or thread builds a stored definition, this task suspends until
-    /// its slot is published, given up or changes hands, then decides again.
-    ///
-    /// The only generic values kept across a suspension are the body's result and error: every
-    /// other step is a non-generic call (``AsyncGraph/decide(_:scope:afterWaiting:)``,
-    /// ``AsyncGraph/wait(for:in:reading:cancellable:)``), so that the task allocates little per read.
+    /// its slot is published, given up or changes hands, and decides again
+    /// (``AsyncGraph/decide(_:scope:afterWaitingFor:cancellable:)``).
+    @usableFromInline
     static func read<T, E: Error>(
         _ key: DefinitionKey,
         scope: Scope,
@@ -70,38 +101,35 @@ enum AsyncReading {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
-        // Whether a wait may still end in `CancellationError` (when `E` admits one).
-        var mayCancel = true
-        var waited = false
-        while true {
-            switch graph.decide(key, scope: scope, afterWaiting: waited) {
-            case .instance(let object):
-                return unboxStored(object, scope: scope, as: T.self)
-            case .build(let handle):
-                if !(E.self is Never.Type) {
-                    handle.resolver._withUnsafeGuaranteedRef { $0.bodyMayThrow(at: handle.frame) }
-                }
-                let result: T
-                do {
-                    result = try await body(Definition(handle, key: key))
-                } catch {
-                    graph.bodyThrew(handle)
-                    throw error
-                }
-                graph.installed { _ in Reading.leave(handle, returning: result, scope: scope) }
-                return result
-            case .wait(let slot, let store):
-                let cancellable = mayCancel && admitsCancellation(E.self)
-                waited = true
-                switch await graph.wait(for: slot, in: store, reading: key, cancellable: cancellable) {
-                case .decideAgain:
-                    continue
-                case .decideAgainUncancellable:
-                    mayCancel = false
-                case .cancelled:
-                    throw cancellation(as: E.self)
-                }
+        var step = graph.decide(key, scope: scope)
+        if case .wait(let waiting) = step {
+            step = await graph.decide(
+                key,
+                scope: scope,
+                afterWaitingFor: waiting,
+                cancellable: admitsCancellation(E.self)
+            )
+        }
+        switch step {
+        case .instance(let object):
+            return unboxStored(object, scope: scope, as: T.self)
+        case .build(let handle):
+            if !(E.self is Never.Type) {
+                graph.bodyMayThrow(handle)
             }
+            let result: T
+            do {
+                result = try await body(Definition(handle, key: key))
+            } catch {
+                graph.bodyThrew(handle)
+                throw error
+            }
+            withStored(result, scope: scope) { graph.leave(handle, returning: $0) }
+            return result
+        case .cancelled:
+            throw cancellation(as: E.self)
+        case .wait:
+            preconditionFailure("Assemblies: an async read was told to wait after its wait")
         }
     }
 

@@ -95,16 +95,23 @@ enum Reading {
     @inlinable
     @inline(__always)
     static func leave<T>(_ handle: DefinitionHandle, returning result: T, scope: Scope) {
-        if isReference(T.self) {
-            let object = Unmanaged.passUnretained(unsafeBitCast(result, to: AnyObject.self))
+        withStored(result, scope: scope) { object in
             handle.resolver._withUnsafeGuaranteedRef { $0.leave(handle.frame, returning: object) }
-        } else {
-            let object = stored(result, scope: scope)
-            handle.resolver._withUnsafeGuaranteedRef {
-                $0.leave(handle.frame, returning: Unmanaged.passUnretained(object))
-            }
-            withExtendedLifetime(object) {}
         }
+    }
+}
+
+/// Calls `body` with `result` as the engine keeps it, unretained: a class instance as it is (the
+/// caller holds it for the call), any other value boxed, and the box kept alive for the call.
+@inlinable
+@inline(__always)
+func withStored<T>(_ result: T, scope: Scope, _ body: (Unmanaged<AnyObject>) -> Void) {
+    if isReference(T.self) {
+        body(Unmanaged.passUnretained(unsafeBitCast(result, to: AnyObject.self)))
+    } else {
+        let object = stored(result, scope: scope)
+        body(Unmanaged.passUnretained(object))
+        withExtendedLifetime(object) {}
     }
 }
 

@@ -49,8 +49,7 @@ final class ResolverThread: @unchecked Sendable {
 
     /// Whether this stands for the task that is running now: code on whatever thread it runs that is
     /// part of the same work as the task's graphs. False once the identity has ended: a task
-    /// started in a body may still carry a graph in a task-local, and a task allocated where this
-    /// one was, after it ended, would compare equal.
+    /// allocated where this one was, after it ended, would compare equal.
     var isCurrentTask: Bool {
         guard let ended, ended.isZero, let task else { return false }
         return TaskIdentity.current == task

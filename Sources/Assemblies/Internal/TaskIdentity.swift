@@ -19,6 +19,11 @@ struct TaskIdentity: Hashable, Sendable {
         assemblies_running_task() != 0
     }
 
+    /// Bits of the task's address that differ from task to task, to spread tasks over buckets.
+    var hashBits: Int {
+        Int(truncatingIfNeeded: (address >> 4) ^ (address >> 10))
+    }
+
     /// The identity of the task running now; nil outside a task.
     static var current: TaskIdentity? {
         let address = assemblies_running_task()
