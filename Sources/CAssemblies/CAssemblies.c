@@ -80,3 +80,15 @@ static uint64_t last_resolution_sequence = 0;
 uint64_t assemblies_next_resolution_sequence(void) {
     return __atomic_add_fetch(&last_resolution_sequence, 1, __ATOMIC_RELAXED);
 }
+
+static uint64_t last_resolver_number = 0;
+
+uint64_t assemblies_next_resolver_number(void) {
+    return __atomic_add_fetch(&last_resolver_number, 1, __ATOMIC_RELAXED);
+}
+
+static uint64_t last_thread_number = 0;
+
+uint64_t assemblies_next_thread_number(void) {
+    return __atomic_add_fetch(&last_thread_number, 1, __ATOMIC_RELAXED);
+}

@@ -2,10 +2,10 @@ import Assemblies
 import Foundation
 import Testing
 
-// A task's async graph leaves its resolver to the next top-level async read on the thread, once
-// nothing else holds it. What users see must not change: each top-level read is a graph of its
-// own, a child task carrying the graph never shares it, and a Definition kept past its body still
-// stops when it is used in a later graph on the same resolver.
+// A task's async graph is found by its task, and once it has ended, the next top-level async read
+// on the thread takes over its resolver's storage (its keys, buffers and caches). What users see
+// must not change: each top-level read is a graph of its own, a child task never shares its
+// parent's, and a Definition kept past its body still stops when it is used in a later graph.
 
 private final class Part: @unchecked Sendable {}
 
@@ -129,7 +129,7 @@ private final class CrossingAssembly: Assembly, @unchecked Sendable {
     }
 }
 
-@Suite("Async graphs: found by their task, passed on to the next graph", .timeLimit(.minutes(1)))
+@Suite("Async graphs: found by their task, their storage handed to the next", .timeLimit(.minutes(1)))
 struct AsyncGraphReuseTests {
     /// Checks that each root is a graph of its own that shares only the singleton.
     private func expectGraphsOfTheirOwn(_ roots: [Root], _ assembly: ReuseAssembly) {

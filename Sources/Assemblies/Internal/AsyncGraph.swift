@@ -23,10 +23,11 @@
 ///   cached pay nothing for it, on any thread; a synchronous read of another family in an async
 ///   body opens a graph of its own on the thread, as a read that crosses families does.
 ///
-/// When the top-level read has ended and nothing else holds its graph, the thread it ended on keeps
-/// the resolver for the next top-level `await` read that opens a graph there (``recycle(_:)``): the
-/// keys a task's graph read stay in its table from one graph to the next, as a thread's do, and
-/// opening a graph allocates nothing but the graph.
+/// When the top-level read has ended and nothing else holds its resolver, the thread it ended on
+/// keeps it, and the next top-level `await` read that opens a graph there gives a new resolver, for
+/// its own task, the old one's storage (``recycle(_:)``): the keys a task's graph read stay in its
+/// table from one graph to the next, as a thread's do, and opening a graph allocates only the graph,
+/// its resolver and its task's record.
 ///
 /// Child tasks run concurrently with their parent, so they never join its graph: a graph answers
 /// only to the task that opened it (``task``). A child task's reads are top-level reads of its own,
@@ -51,9 +52,8 @@ final class AsyncGraph: @unchecked Sendable {
         if let outer {
             resolver = Resolver(thread: outer.resolver.thread)
             resolver.outer = outer.resolver
-        } else if let spare = Resolver.threadRecord.spareTaskResolver.take() {
-            spare.thread.restart(for: owner)
-            resolver = spare
+        } else if let donor = Resolver.threadRecord.lastTaskResolver.take() {
+            resolver = Resolver(thread: ResolverThread(task: owner), takingStorageOf: donor)
         } else {
             resolver = Resolver(thread: ResolverThread(task: owner))
         }
@@ -105,7 +105,7 @@ final class AsyncGraph: @unchecked Sendable {
         )
     }
 
-    /// Finishes `graph` and passes its resolver on (see ``recycle(_:)``).
+    /// Finishes `graph` and leaves its resolver to the thread (see ``recycle(_:)``).
     static func finish(_ graph: inout AsyncGraph) {
         graph.finish()
         recycle(&graph)
@@ -119,16 +119,16 @@ final class AsyncGraph: @unchecked Sendable {
         family.openAsyncGraphs.decrement()
     }
 
-    /// Once `graph` has finished: keeps its resolver for the next top-level async graph that opens
-    /// on this thread, when nothing but `graph` holds it and its task's record — no spare, slot,
-    /// registry entry or recording — and both are as new ones would be. Otherwise the resolver goes
-    /// when its last holder lets go, as any.
+    /// Once `graph` has finished: leaves its resolver to the thread, whose next top-level async
+    /// graph takes over its storage (see ``Resolver/init(thread:takingStorageOf:)``) — when nothing
+    /// but `graph` holds the resolver, and it is idle. Otherwise it goes when its last holder lets
+    /// go, as any.
     static func recycle(_ graph: inout AsyncGraph) {
-        guard graph.outer == nil && isKnownUniquelyReferenced(&graph) && isKnownUniquelyReferenced(&graph.resolver)
+        guard
+            graph.outer == nil && isKnownUniquelyReferenced(&graph) && isKnownUniquelyReferenced(&graph.resolver)
+                && graph.resolver.isIdle
         else { return }
-        let resolver = graph.resolver
-        guard resolver.holdsItsThreadAlone && resolver.thread.isReadyForAnotherTask && resolver.isIdle else { return }
-        Resolver.threadRecord.spareTaskResolver = resolver
+        Resolver.threadRecord.lastTaskResolver = graph.resolver
     }
 
     /// Runs `body` with the graph's resolver as this thread's current one, then puts back the

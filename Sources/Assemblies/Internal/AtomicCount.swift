@@ -25,9 +25,5 @@ struct AtomicCount: @unchecked Sendable {
 
     func decrement() { assemblies_add_relaxed(word, -1) }
 
-    /// Sets the count back to zero, when no other thread can read it (see
-    /// ``ResolverThread/restart(for:)``).
-    func reset() { word.pointee = 0 }
-
     func deallocate() { word.deallocate() }
 }

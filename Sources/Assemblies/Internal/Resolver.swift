@@ -44,9 +44,8 @@ import Android
 final class Resolver {
     /// Unique for the life of the process: with a frame's serial, it names a frame of any thread.
     let number: UInt64
-    /// The thread this resolver belongs to, shared by its spares. Never changes: a `var` only so
-    /// that ``holdsItsThreadAlone`` can ask whether this is its only reference.
-    @exclusivity(unchecked) private(set) var thread: ResolverThread
+    /// The thread this resolver belongs to, shared by its spares.
+    let thread: ResolverThread
     /// The thread's ``StackLimit``, copied here so that a push reads it without following
     /// ``thread``: a frame's address `a` passes the push's check when `a &- limit < span`. A task's
     /// resolver has the stack of the thread it was last installed on (see ``runsOnStack(_:)``).
@@ -115,11 +114,11 @@ final class Resolver {
     /// The shared definitions (and explicit-keyed prototypes) this thread has read. Keys stay from
     /// one graph to the next, so a steady program looks each key up without inserting it again,
     /// until a graph ends with more than ``keyLimit`` of them.
-    @exclusivity(unchecked) var keys = KeyTable(capacity: 16)
+    @exclusivity(unchecked) var keys: KeyTable
     /// Parallel to `keys`.
     @exclusivity(unchecked) var entries: UnsafeMutablePointer<Entry>
     /// The entries read in the current graph, whose instances to release when it ends.
-    @exclusivity(unchecked) var touched = TouchedEntries()
+    @exclusivity(unchecked) var touched: TouchedEntries
     /// The definitions being built, innermost last: `frameCount` of them, in a buffer of
     /// ``PushLimits/capacity``.
     @exclusivity(unchecked) var frames: UnsafeMutablePointer<Frame>
@@ -406,6 +405,9 @@ final class Resolver {
     }
     /// For a spare resolver: the resolver it stands in for (which owns it).
     unowned var outer: Resolver?
+    /// Set once another resolver has taken over this one's storage (see
+    /// ``init(thread:takingStorageOf:)``), which this one then neither uses nor frees.
+    private var hasGivenAwayItsStorage = false
     /// For a spare resolver: the read that crossed over from another family, and how deep.
     var crossing = Crossing()
 
@@ -420,14 +422,9 @@ final class Resolver {
     /// Beyond this many nested crossings between families, a resolution is a cycle that can't close.
     static let crossingLimit = 32
 
-    private static let lastNumber = Locked<UInt64>(0)
-
     /// A number no other resolver of the process has: a resolver's ``number``.
     static func nextNumber() -> UInt64 {
-        lastNumber.withLock { last in
-            last += 1
-            return last
-        }
+        assemblies_next_resolver_number()
     }
 
     /// A resolver for `thread`; a new thread when nil.
@@ -436,6 +433,8 @@ final class Resolver {
         let thread = thread ?? ResolverThread()
         self.thread = thread
         stack = thread.stack
+        keys = KeyTable(capacity: 16)
+        touched = TouchedEntries()
         entries = .allocate(capacity: keys.capacity)
         frames = .allocate(capacity: pushLimits.capacity)
     }
@@ -450,11 +449,31 @@ final class Resolver {
             && pendingCapture == nil && assemblyInCreation == nil
     }
 
-    /// Whether this resolver holds the only reference to its thread's record: no spare, slot,
-    /// registry entry or recording holds it.
-    var holdsItsThreadAlone: Bool { isKnownUniquelyReferenced(&thread) }
+    /// A resolver for `thread`, a task's, that takes over what `donor` — the resolver of a task's
+    /// graph that has ended, idle, which nothing else holds — kept from one graph to the next: its
+    /// keys and their entries, the buffers of its frames and of the entries its graphs touch, and its
+    /// singleton cache. So a task's graph starts with the keys the last one on this thread read, as a
+    /// thread's does, and allocates nothing for them; `donor` frees nothing when it goes.
+    init(thread: ResolverThread, takingStorageOf donor: Resolver) {
+        precondition(
+            donor.isIdle && !donor.hasGivenAwayItsStorage,
+            "Assemblies: a resolver in use gave away its storage"
+        )
+        number = Self.nextNumber()
+        self.thread = thread
+        stack = thread.stack
+        keys = donor.keys
+        entries = donor.entries
+        generation = donor.generation
+        touched = donor.touched
+        frames = donor.frames
+        pushLimits = donor.pushLimits
+        singletonCache = donor.singletonCache
+        donor.hasGivenAwayItsStorage = true
+    }
 
     deinit {
+        guard !hasGivenAwayItsStorage else { return }
         entries.deinitialize(count: keys.count)
         keys.deallocate()
         entries.deallocate()

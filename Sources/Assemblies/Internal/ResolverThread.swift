@@ -28,9 +28,8 @@ final class ResolverThread: @unchecked Sendable {
     /// The task this stands for, rather than a thread: the one whose `await` reads open the graphs
     /// (see ``AsyncGraph``), on whichever threads it runs. Only compared, and only until ``end()``
     /// — while the task runs its outermost graph's top-level read, so that no other task can have
-    /// its address. A record that nothing else holds any more is given to the next task's graph
-    /// (see ``restart(for:)``).
-    private(set) var task: TaskIdentity?
+    /// its address.
+    let task: TaskIdentity?
     /// For a task: nonzero once its outermost graph has ended (see ``end()``).
     private let ended: AtomicCount?
 
@@ -61,24 +60,6 @@ final class ResolverThread: @unchecked Sendable {
         ended?.increment()
     }
 
-    /// Whether this task's record is as a new one would be, once its graph has ended: waiting for
-    /// nothing, owing nothing, reporting nothing. Only such a record is given to another task.
-    var isReadyForAnotherTask: Bool {
-        isTask && host == nil && !isPinned && waitingFor == nil && foreignDependencies.isEmpty && inbox.isEmpty
-            && activatingFamilies.isEmpty && synchronousApplies == 0 && !isReporting
-    }
-
-    /// Makes this ended task's record stand for `task`. The caller holds the only reference to the
-    /// record (through its graph's resolver): no slot, registry entry, recording or other task can
-    /// see it change, and the uniqueness check that proved it synchronizes with whoever let go of
-    /// it last.
-    func restart(for task: TaskIdentity) {
-        precondition(isReadyForAnotherTask, "Assemblies: a task's record was reused while in use")
-        self.task = task
-        ended?.reset()
-        mayHaveForeignDependencies = false
-    }
-
     /// For a task: set when a thread took an instance across a cycle of waits that ran through this
     /// task (see ``WaitRegistry``). The thread then relies on the task not leaving its wait, so the
     /// task no longer leaves one when cancelled. It stays set for the rest of the task's top-level
@@ -98,11 +79,10 @@ final class ResolverThread: @unchecked Sendable {
         isTask ? isCurrentTask : reader.host === self
     }
 
-    /// For a thread: the resolver of the last top-level async graph that ended on it, given to the
-    /// next one that opens here (see ``AsyncGraph/open(_:keepingSingletonsIn:overriddenBy:observedBy:)``),
-    /// so that a task's graph finds the keys it read last time in place, as a thread's does.
-    /// Touched by the thread only.
-    @exclusivity(unchecked) var spareTaskResolver: Resolver?
+    /// For a thread: the resolver of the last top-level async graph that ended on it, whose
+    /// storage the next one that opens here takes over (see
+    /// ``Resolver/init(thread:takingStorageOf:)``). Touched by the thread only.
+    @exclusivity(unchecked) var lastTaskResolver: Resolver?
 
     /// The families whose eager singletons this thread is building (see ``Family/activate(_:)``).
     @exclusivity(unchecked) var activatingFamilies: [UInt64] = []
@@ -139,13 +119,8 @@ final class ResolverThread: @unchecked Sendable {
         case frames
     }
 
-    private static let lastNumber = Locked(0)
-
     init() {
-        number = Self.lastNumber.withLock { last in
-            last += 1
-            return last
-        }
+        number = Int(truncatingIfNeeded: assemblies_next_thread_number())
         var buffer = [CChar](repeating: 0, count: 64)
         assemblies_current_thread_name(&buffer, buffer.count)
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -161,10 +136,7 @@ final class ResolverThread: @unchecked Sendable {
     /// thread it is on at the time: ``hostStack``, which its resolvers check (see
     /// ``Resolver/runsOnStack(_:)``).
     init(task: TaskIdentity) {
-        number = Self.lastNumber.withLock { last in
-            last += 1
-            return last
-        }
+        number = Int(truncatingIfNeeded: assemblies_next_thread_number())
         name = ""
         stack = StackLimit(limit: 0, span: 0, lowest: 0)
         self.task = task

@@ -62,6 +62,13 @@ uintptr_t assemblies_running_task(void);
 /// start, on every thread and task.
 uint64_t assemblies_next_resolution_sequence(void);
 
+/// The next number of another process-wide sequence, from 1: resolvers' numbers.
+uint64_t assemblies_next_resolver_number(void);
+
+/// The next number of a third process-wide sequence, from 1: the numbers threads and tasks are
+/// named by in messages, in the order they first resolved something.
+uint64_t assemblies_next_thread_number(void);
+
 #pragma clang assume_nonnull end
 
 #endif
