@@ -1,6 +1,7 @@
-import Assemblies
 import Foundation
 import Testing
+
+@testable import Assemblies
 
 // A task's async graph is found by its task, and once it has ended, the next top-level async read
 // on the thread takes over its resolver's storage (its keys, buffers and caches). What users see
@@ -58,8 +59,8 @@ private final class ReuseAssembly: Assembly, @unchecked Sendable {
         get async { await define { Root(part: self.part, remote: await self.remote, shared: self.shared) } }
     }
 
-    /// Starts a task that reads `part` twice, from a body: the task inherits the graph in its
-    /// task-locals, and still holds it after the read that started it has returned.
+    /// Starts a task that reads `part` twice, from a body, and waits at `gate` first: it runs after
+    /// the read that started it has returned, and must open a graph of its own.
     func rootWithStraggler(reading gate: Gate, into parts: Guarded<[Part]>) async -> (Root, Task<Void, Never>) {
         nonisolated(unsafe) var straggler: Task<Void, Never>?
         let root = await define { () async -> Root in
@@ -71,6 +72,15 @@ private final class ReuseAssembly: Assembly, @unchecked Sendable {
             return Root(part: self.part, remote: await self.remote, shared: self.shared)
         }
         return (root, straggler!)
+    }
+
+    /// Reads `part`, waits at `gate` with the graph open, and reads `part` again.
+    func partsAcross(_ gate: Gate) async -> [Part] {
+        await define { () async -> [Part] in
+            let before = self.part
+            await gate.wait()
+            return [before, self.part]
+        }
     }
 
     /// Two reads of `part` in one top-level async graph.
@@ -101,7 +111,18 @@ private final class ReuseAssembly: Assembly, @unchecked Sendable {
 
 /// A family of its own whose async graph ReuseAssembly's opens inside its own.
 private final class OtherAssembly: Assembly, @unchecked Sendable {
+    struct Failed: Error {}
+
     var part: Part { define { Part() } }
+    var failing: Part {
+        get async throws {
+            try await define { () async throws(Failed) -> Part in
+                _ = self.part
+                await Task.yield()
+                throw Failed()
+            }
+        }
+    }
     var remote: Remote {
         get async {
             await define {
@@ -116,6 +137,17 @@ private final class OtherAssembly: Assembly, @unchecked Sendable {
 
 private final class CrossingAssembly: Assembly, @unchecked Sendable {
     let other = OtherAssembly()
+
+    /// Reads `part`, then the other family's async member that throws, then `part` again.
+    var partsAroundAFailure: [Part] {
+        get async {
+            await define { () async -> [Part] in
+                let before = self.part
+                _ = try? await self.other.failing
+                return [before, self.part]
+            }
+        }
+    }
     var part: Part { define { Part() } }
     /// Reads `part`, then the other family's async member, then `part` again.
     var parts: [Part] {
@@ -149,6 +181,34 @@ struct AsyncGraphReuseTests {
             roots.append(await assembly.root)
         }
         expectGraphsOfTheirOwn(roots, assembly)
+    }
+
+    @Test func aGraphThatEndsLeavesItsKeysToTheNextOneOnItsThread() async {
+        let assembly = ReuseAssembly()
+        let before = Resolver.storageHandOvers.value
+        for _ in 0..<50 {
+            _ = await assembly.root
+        }
+        #expect(Resolver.storageHandOvers.value > before, "no graph took over the storage of the one before")
+    }
+
+    @Test func anOverriddenGraphAfterPlainOnesOnTheSameThreadIsOverridden() async {
+        let assembly = ReuseAssembly()
+        for _ in 0..<10 {
+            _ = await assembly.root
+        }
+        let replacement = Part()
+        let overrides = Overrides(of: assembly)
+        overrides.replace(\.part) { replacement }
+        await overrides.apply {
+            for _ in 0..<10 {
+                let root = await assembly.root
+                #expect(root.part === replacement)
+                #expect(root.remote.part === replacement)
+            }
+        }
+        let root = await assembly.root
+        #expect(root.part !== replacement)
     }
 
     @Test func topLevelReadsOfManyTasksAreGraphsOfTheirOwn() async {
@@ -208,6 +268,14 @@ struct AsyncGraphReuseTests {
         }
     }
 
+    @Test func aGraphOfAnotherFamilyThatThrewGivesTheOuterOneBackToItsTask() async {
+        let assembly = CrossingAssembly()
+        for _ in 0..<10 {
+            let parts = await assembly.partsAroundAFailure
+            #expect(parts[0] === parts[1], "the outer graph was lost when the inner one threw")
+        }
+    }
+
     @Test func manyTasksFindTheirOwnGraphsAtOnce() async {
         let assembly = CrossingAssembly()
         let results = await withTaskGroup(of: [Part].self) { group in
@@ -221,6 +289,27 @@ struct AsyncGraphReuseTests {
             #expect(parts[0] === parts[1])
         }
         #expect(Set(results.map { ObjectIdentifier($0[0]) }).count == 64, "two tasks shared a graph")
+    }
+
+    @Test func aThousandTasksWithGraphsOpenAtOnceEachFindTheirOwn() async {
+        let assembly = ReuseAssembly()
+        let gate = Gate()
+        let opened = Counter()
+        let results = await withTaskGroup(of: [Part].self) { group in
+            for _ in 0..<1_000 {
+                group.addTask {
+                    opened.tick("opened")
+                    return await assembly.partsAcross(gate)
+                }
+            }
+            // Every task has its graph open, or is about to, before any goes on.
+            while opened["opened"] < 1_000 { await Task.yield() }
+            gate.open()
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 1_000)
+        #expect(results.allSatisfy { $0[0] === $0[1] }, "a task read another task's graph")
+        #expect(Set(results.map { ObjectIdentifier($0[0]) }).count == 1_000)
     }
 
     @Test func aDefinitionKeptPastItsAsyncBodyStopsInALaterGraph() async {

@@ -65,10 +65,11 @@ final class AsyncGraph: @unchecked Sendable {
         return TaskGraphs.graph(of: task)
     }
 
-    /// Opens a graph of `family` for the current task, which keeps singletons in `store` and is
-    /// overridden by `context`; nil outside a task.
-    static func open(
+    /// Opens a graph of `family` for the current task, inside `outer` (the task's innermost graph,
+    /// of another family, if any), which keeps singletons in `store` and is overridden by `context`.
+    private static func open(
         _ family: Family,
+        inside outer: AsyncGraph?,
         keepingSingletonsIn store: SingletonStore,
         overriddenBy context: OverrideContext?,
         observedBy observation: Observation?
@@ -76,7 +77,7 @@ final class AsyncGraph: @unchecked Sendable {
         guard let task = TaskIdentity.current else {
             preconditionFailure("Assemblies: an async read outside a task")
         }
-        let graph = AsyncGraph(family: family, outer: ofCurrentTask(), owner: task)
+        let graph = AsyncGraph(family: family, outer: outer, owner: task)
         graph.installed { resolver in
             resolver.beginGraph(of: family, keepingSingletonsIn: store, overriddenBy: context, observedBy: observation)
         }
@@ -93,12 +94,13 @@ final class AsyncGraph: @unchecked Sendable {
         family.openAsyncGraphs.decrement()
     }
 
-    /// Opens a graph of `family` for the current task, overridden and observed as the family is
-    /// for the task.
-    static func open(_ family: Family) -> AsyncGraph {
+    /// Opens a graph of `family` for the current task, inside `outer` (the task's innermost graph,
+    /// of another family, if any), overridden and observed as the family is for the task.
+    static func open(_ family: Family, inside outer: AsyncGraph?) -> AsyncGraph {
         let context = family.isIntercepted ? OverrideContext.innermost(for: family) : nil
         return open(
             family,
+            inside: outer,
             keepingSingletonsIn: context?.singletons() ?? family.singletons,
             overriddenBy: context,
             observedBy: family.isIntercepted ? family.observation : nil

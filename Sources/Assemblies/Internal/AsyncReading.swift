@@ -23,8 +23,8 @@ enum AsyncReading {
         case instance(AnyObject)
         /// Read in the current task's graph of the family.
         case inGraph(AsyncGraph)
-        /// A top-level read: open a graph.
-        case newGraph
+        /// A top-level read: open a graph, inside the task's graph of another family, if any.
+        case newGraph(outer: AsyncGraph?)
     }
 
     /// Reads the definition `key` of `family` in the current task's graph of the family, or in a
@@ -42,8 +42,8 @@ enum AsyncReading {
             return unboxStored(object, scope: scope, as: T.self)
         case .inGraph(let graph):
             return try await read(key, scope: scope, in: graph, isolation: isolation, body)
-        case .newGraph:
-            return try await readInNewGraph(key, scope: scope, in: family, isolation: isolation, body)
+        case .newGraph(let outer):
+            return try await readInNewGraph(key, scope: scope, in: family, inside: outer, isolation: isolation, body)
         }
     }
 
@@ -60,24 +60,27 @@ enum AsyncReading {
         {
             return .instance(object)
         }
-        if let graph = AsyncGraph.ofCurrentTask(), graph.family === family {
+        let graph = AsyncGraph.ofCurrentTask()
+        if let graph, graph.family === family {
             return .inGraph(graph)
         }
-        return .newGraph
+        return .newGraph(outer: graph)
     }
 
-    /// A top-level read: opens a graph of `family` for the current task (which ``TaskGraphs`` then
-    /// finds for its reads), reads `key` in it, and finishes the graph — or abandons it when the read
+    /// A top-level read: opens a graph of `family` for the current task, inside `outer`, the graph
+    /// of another family the task has open, if any (``TaskGraphs`` then finds the new graph for the
+    /// task's reads); reads `key` in it, and finishes the graph — or abandons it when the read
     /// throws.
     @usableFromInline
     static func readInNewGraph<T, E: Error>(
         _ key: DefinitionKey,
         scope: Scope,
         in family: Family,
+        inside outer: AsyncGraph?,
         isolation: isolated (any Actor)?,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
-        var graph = AsyncGraph.open(family)
+        var graph = AsyncGraph.open(family, inside: outer)
         let result: T
         do {
             result = try await read(key, scope: scope, in: graph, isolation: isolation, body)

@@ -25,5 +25,8 @@ struct AtomicCount: @unchecked Sendable {
 
     func decrement() { assemblies_add_relaxed(word, -1) }
 
+    /// The count now: one relaxed load.
+    var value: Int { assemblies_load_relaxed(word) }
+
     func deallocate() { word.deallocate() }
 }

@@ -52,9 +52,10 @@ final class Resolver {
     @exclusivity(unchecked) private(set) var stack: StackLimit
 
     /// Makes the stack of the thread this task's resolver is being installed on the one its pushes
-    /// check, inlined and out of line. Between two installations the resolver runs nothing, and on
-    /// another thread a stack it kept would only fail the inlined check — no address of one thread's
-    /// stack lies in another's — which then checks ``ResolverThread/currentStack``.
+    /// check, inlined and out of line. Every installation of a task's resolver sets it (see
+    /// ``AsyncGraph/installed(_:)`` and ``install(over:)``) before the resolver pushes anything, and
+    /// between two installations the resolver runs nothing, so it never checks a stack it kept
+    /// from another thread.
     @inline(__always)
     func runsOnStack(_ host: StackLimit) {
         thread.hostStack = host
@@ -446,14 +447,16 @@ final class Resolver {
             && hooks.steps.isEmpty && traceFrames.isEmpty && handouts.isEmpty && handouts.toOtherThreads.isEmpty
             && building.last == nil && held.untilHandoutsFinish.isEmpty && held.untilSteps.isEmpty
             && held.aliveUntilClose.isEmpty && held.toDisposeAtClose.isEmpty && installation == nil
-            && pendingCapture == nil && assemblyInCreation == nil
+            && pendingCapture == nil && assemblyInCreation == nil && argumentEntries.isEmpty
+            && intentionalCaptiveFrame == -1
     }
 
     /// A resolver for `thread`, a task's, that takes over what `donor` — the resolver of a task's
     /// graph that has ended, idle, which nothing else holds — kept from one graph to the next: its
-    /// keys and their entries, the buffers of its frames and of the entries its graphs touch, and its
-    /// singleton cache. So a task's graph starts with the keys the last one on this thread read, as a
-    /// thread's does, and allocates nothing for them; `donor` frees nothing when it goes.
+    /// keys and their entries, and the buffers of its frames and of the entries its graphs touch. So
+    /// a task's graph starts with the keys the last one on this thread read, as a thread's does, and
+    /// allocates nothing for them; `donor` frees none of it when it goes. Its singleton cache stays
+    /// behind, and goes with it: it may keep argument values of singletons alive.
     init(thread: ResolverThread, takingStorageOf donor: Resolver) {
         precondition(
             donor.isIdle && !donor.hasGivenAwayItsStorage,
@@ -468,18 +471,25 @@ final class Resolver {
         touched = donor.touched
         frames = donor.frames
         pushLimits = donor.pushLimits
-        singletonCache = donor.singletonCache
         donor.hasGivenAwayItsStorage = true
+        #if DEBUG
+        Self.storageHandOvers.increment()
+        #endif
     }
 
+    #if DEBUG
+    /// How many times a resolver has taken over another's storage, for tests.
+    static let storageHandOvers = AtomicCount()
+    #endif
+
     deinit {
+        singletonCache.deallocate()
         guard !hasGivenAwayItsStorage else { return }
         entries.deinitialize(count: keys.count)
         keys.deallocate()
         entries.deallocate()
         touched.deallocate()
         frames.deallocate()
-        singletonCache.deallocate()
     }
 
     // MARK: Finding the current resolver

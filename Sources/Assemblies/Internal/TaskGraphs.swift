@@ -10,16 +10,29 @@
 ///
 /// Why not a task-local: binding one takes a closure around the read (`withValue`), which an async
 /// getter would specialize and carry, and each lookup walks the task's bindings. Here a lookup is
-/// one short critical section in one of ``shardCount`` shards, picked by the task's address.
+/// one short critical section in one of ``shardCount`` shards, picked by the task's address, which
+/// scans the shard's entries: as many as tasks with a graph open hash to it.
 enum TaskGraphs {
     /// Tasks whose addresses fall in one shard, with the graph each has open.
     private final class Shard: @unchecked Sendable {
         // @unchecked: `entries` is only touched while `lock` is held.
         let lock = Lock()
         @exclusivity(unchecked) var entries: [(task: TaskIdentity, graph: AsyncGraph)] = []
+
+        /// Where `task`'s entry is; call with `lock` held.
+        func index(of task: TaskIdentity) -> Int? {
+            var index = 0
+            while index < entries.count {
+                if entries[index].task == task { return index }
+                index += 1
+            }
+            return nil
+        }
     }
 
-    static let shardCount = 64
+    /// Enough that thousands of tasks with graphs open at once — a server's requests waiting on I/O
+    /// — leave a few dozen entries to a shard, and that tasks on different cores seldom meet in one.
+    static let shardCount = 256
     private static let shards = (0..<shardCount).map { _ in Shard() }
 
     private static func shard(of task: TaskIdentity) -> Shard {
@@ -31,19 +44,22 @@ enum TaskGraphs {
         let shard = shard(of: task)
         shard.lock.lock()
         defer { shard.lock.unlock() }
-        for entry in shard.entries where entry.task == task {
-            return entry.graph
-        }
-        return nil
+        guard let index = shard.index(of: task) else { return nil }
+        return shard.entries[index].graph
     }
 
     /// Makes `graph` the one `task` has open, in place of its ``AsyncGraph/outer``, if any.
     static func enter(_ graph: AsyncGraph, of task: TaskIdentity) {
         let shard = shard(of: task)
         shard.lock.withLock {
-            if let index = shard.entries.firstIndex(where: { $0.task == task }) {
+            if let index = shard.index(of: task) {
+                precondition(
+                    shard.entries[index].graph === graph.outer,
+                    "Assemblies: a task's async graphs are out of step"
+                )
                 shard.entries[index].graph = graph
             } else {
+                precondition(graph.outer == nil, "Assemblies: a task's async graphs are out of step")
                 shard.entries.append((task, graph))
             }
         }
@@ -52,19 +68,18 @@ enum TaskGraphs {
     /// Puts back the graph `task` had open before `graph`, its ``AsyncGraph/outer`` (or none).
     static func leave(_ graph: AsyncGraph, of task: TaskIdentity) {
         let shard = shard(of: task)
-        // The entry's graph is released after the lock: `graph` is still held by the caller, so
-        // nothing is deallocated here, but the rule is kept (see ``Lock``).
-        let removed: AsyncGraph? = shard.lock.withLock {
-            guard let index = shard.entries.firstIndex(where: { $0.task == task }) else { return nil }
-            let entered = shard.entries[index].graph
-            precondition(entered === graph, "Assemblies: an async graph ended while another was open above it")
+        shard.lock.withLock {
+            guard let index = shard.index(of: task), shard.entries[index].graph === graph else {
+                preconditionFailure("Assemblies: an async graph ended that was not its task's innermost")
+            }
             if let outer = graph.outer {
                 shard.entries[index].graph = outer
             } else {
-                shard.entries.remove(at: index)
+                shard.entries.swapAt(index, shard.entries.count - 1)
+                shard.entries.removeLast()
             }
-            return entered
         }
-        withExtendedLifetime(removed) {}
+        // Nothing is released under the lock: the caller still holds `graph`, and `outer` is held
+        // by `graph` (see ``Lock``).
     }
 }

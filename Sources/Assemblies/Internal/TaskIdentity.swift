@@ -2,8 +2,9 @@ internal import CAssemblies
 
 /// A running task's identity, as a number: compared, never followed, holding nothing.
 ///
-/// The library keeps one where it must tell the task that opened an async graph (or a recording)
-/// from the tasks that inherit its task-locals (``ResolverThread/task``, ``Observation``). An
+/// The library keeps one to find the async graph a task has open (``TaskGraphs``), and where it must
+/// tell the task that opened a graph or a recording from other tasks — a recording's from the tasks
+/// that inherit its task-locals (``ResolverThread/task``, ``Observation``). An
 /// `UnsafeCurrentTask` kept past `withUnsafeCurrentTask` would hold a reference to the task: whoever
 /// let go of it last, after the task had finished, would free the task outside the concurrency
 /// runtime and crash. The address of the task, as a number, holds nothing; it is compared only
