@@ -106,7 +106,7 @@ final class Resolver {
         let observation: Observation?
     }
     /// The reads being reported on this resolver, innermost last (see ``beginReport(_:scope:source:to:)``).
-    @exclusivity(unchecked) var traceFrames: [TraceFrame] = []
+    @exclusivity(unchecked) var traceFrames = TraceFrames()
     /// Numbers frames, so a ``Definition`` kept past its body is recognised, and a frame is told
     /// from a later one at the same index.
     @exclusivity(unchecked) var serial: UInt64 = 0
@@ -484,6 +484,7 @@ final class Resolver {
 
     deinit {
         singletonCache.deallocate()
+        traceFrames.deallocate()
         guard !hasGivenAwayItsStorage else { return }
         entries.deinitialize(count: keys.count)
         keys.deallocate()
