@@ -260,16 +260,18 @@ extension Resolver {
     /// Makes this resolver — a spare, or a task's async graph's — the thread's current one in place of
     /// `current`, for a read whose frame puts `current` back when it is left (see ``keepingInstalled(_:)``).
     func install(over current: Resolver) {
-        var installation = Installation(over: Unmanaged.passUnretained(current))
+        let over = Unmanaged.passUnretained(current)
         if thread.isTask && !current.thread.isTask {
             // A task's graph joined by a synchronous read of a thread: the task's synchronous reads
             // check the stack of that thread, and a slot the thread owns below this read is
-            // recognised (see ``ResolverThread/isBelow(_:)``).
+            // recognised (see ``ResolverThread/isBelow(_:)``). The host it replaces moves into the
+            // installation, and the thread's record into its place, each without a copy.
             runsOnStack(current.thread.currentStack)
-            installation.joinedThread = .init(replacedHost: thread.host)
+            installation = Installation(over: over, joinedThread: .init(replacedHost: thread.host.take()))
             thread.host = current.thread
+        } else {
+            installation = Installation(over: over)
         }
-        self.installation = installation
         assemblies_set_resolver(Unmanaged.passUnretained(self).toOpaque())
     }
 

@@ -403,6 +403,11 @@ final class Resolver {
         struct JoinedThread {
             let replacedHost: ResolverThread?
         }
+
+        init(over: Unmanaged<Resolver>, joinedThread: JoinedThread? = nil) {
+            self.over = over
+            self.joinedThread = joinedThread
+        }
     }
     /// For a spare resolver: the resolver it stands in for (which owns it).
     unowned var outer: Resolver?
