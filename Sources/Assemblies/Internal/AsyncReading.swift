@@ -13,8 +13,7 @@
 /// captured read at once, and a switch; the reads that build are out of line and unspecialized, as
 /// small as a generic async function can be: they keep only the body's result and error across its
 /// suspensions, so the task allocates little for them, and the loop of waits is one non-generic
-/// call. They run on their caller's executor (`nonisolated(nonsending)`) — the isolation `define`
-/// runs its body on — and so switch executors only where the body does.
+/// call.
 @usableFromInline
 enum AsyncReading {
     /// Where an `await` read goes, decided before anything generic runs.
@@ -42,9 +41,9 @@ enum AsyncReading {
         case .instance(let object):
             return unboxStored(object, scope: scope, as: T.self)
         case .inGraph(let graph):
-            return try await read(key, scope: scope, in: graph, body)
+            return try await read(key, scope: scope, in: graph, isolation: isolation, body)
         case .newGraph(let outer):
-            return try await readInNewGraph(key, scope: scope, in: family, inside: outer, body)
+            return try await readInNewGraph(key, scope: scope, in: family, inside: outer, isolation: isolation, body)
         }
     }
 
@@ -73,17 +72,18 @@ enum AsyncReading {
     /// task's reads); reads `key` in it, and finishes the graph — or abandons it when the read
     /// throws.
     @usableFromInline
-    nonisolated(nonsending) static func readInNewGraph<T, E: Error>(
+    static func readInNewGraph<T, E: Error>(
         _ key: DefinitionKey,
         scope: Scope,
         in family: Family,
         inside outer: AsyncGraph?,
+        isolation: isolated (any Actor)?,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
         var graph = AsyncGraph.open(family, inside: outer)
         let result: T
         do {
-            result = try await read(key, scope: scope, in: graph, body)
+            result = try await read(key, scope: scope, in: graph, isolation: isolation, body)
         } catch {
             graph.abandon()
             throw error
@@ -97,10 +97,11 @@ enum AsyncReading {
     /// its slot is published, given up or changes hands, and decides again
     /// (``AsyncGraph/decide(_:scope:afterWaitingFor:cancellable:)``).
     @usableFromInline
-    nonisolated(nonsending) static func read<T, E: Error>(
+    static func read<T, E: Error>(
         _ key: DefinitionKey,
         scope: Scope,
         in graph: AsyncGraph,
+        isolation: isolated (any Actor)? = #isolation,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
         var step = graph.decide(key, scope: scope)
