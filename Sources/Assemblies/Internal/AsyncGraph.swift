@@ -66,17 +66,14 @@ final class AsyncGraph: @unchecked Sendable {
     }
 
     /// Opens a graph of `family` for the current task, inside `outer` (the task's innermost graph,
-    /// of another family, if any), which keeps singletons in `store` and is overridden by `context`.
-    private static func open(
-        _ family: Family,
-        inside outer: AsyncGraph?,
-        keepingSingletonsIn store: SingletonStore,
-        overriddenBy context: OverrideContext?,
-        observedBy observation: Observation?
-    ) -> AsyncGraph {
+    /// of another family, if any), overridden and observed as the family is for the task.
+    static func open(_ family: Family, inside outer: AsyncGraph?) -> AsyncGraph {
         guard let task = TaskIdentity.current else {
             preconditionFailure("Assemblies: an async read outside a task")
         }
+        let context = family.isIntercepted ? OverrideContext.innermost(for: family) : nil
+        let store = context?.singletons() ?? family.singletons
+        let observation = family.isIntercepted ? family.observation : nil
         let graph = AsyncGraph(family: family, outer: outer, owner: task)
         graph.installed { resolver in
             resolver.beginGraph(of: family, keepingSingletonsIn: store, overriddenBy: context, observedBy: observation)
@@ -86,37 +83,23 @@ final class AsyncGraph: @unchecked Sendable {
         return graph
     }
 
-    /// Runs the `afterAllInjections` steps, then ends the graph.
-    func finish() {
-        TaskGraphs.leave(self, of: task)
-        installed { $0.finishGraph() }
-        if outer == nil { resolver.thread.end() }
-        family.openAsyncGraphs.decrement()
-    }
-
-    /// Opens a graph of `family` for the current task, inside `outer` (the task's innermost graph,
-    /// of another family, if any), overridden and observed as the family is for the task.
-    static func open(_ family: Family, inside outer: AsyncGraph?) -> AsyncGraph {
-        let context = family.isIntercepted ? OverrideContext.innermost(for: family) : nil
-        return open(
-            family,
-            inside: outer,
-            keepingSingletonsIn: context?.singletons() ?? family.singletons,
-            overriddenBy: context,
-            observedBy: family.isIntercepted ? family.observation : nil
-        )
-    }
-
-    /// Finishes `graph` and leaves its resolver to the thread (see ``recycle(_:)``).
+    /// Runs the `afterAllInjections` steps, ends `graph`, and leaves its resolver to the thread
+    /// (see ``recycle(_:)``).
     static func finish(_ graph: inout AsyncGraph) {
-        graph.finish()
+        graph.end { $0.finishGraph() }
         recycle(&graph)
     }
 
     /// Ends a graph whose top-level read threw.
     func abandon() {
+        end { $0.abandonGraph() }
+    }
+
+    /// Takes the graph out of its task's entry, closes it on its resolver with `close`, and ends the
+    /// task's identity with its outermost graph.
+    private func end(closing close: (Resolver) -> Void) {
         TaskGraphs.leave(self, of: task)
-        installed { $0.abandonGraph() }
+        installed(close)
         if outer == nil { resolver.thread.end() }
         family.openAsyncGraphs.decrement()
     }
@@ -125,7 +108,7 @@ final class AsyncGraph: @unchecked Sendable {
     /// graph takes over its storage (see ``Resolver/init(thread:takingStorageOf:)``) — when nothing
     /// but `graph` holds the resolver, and it is idle. Otherwise it goes when its last holder lets
     /// go, as any.
-    static func recycle(_ graph: inout AsyncGraph) {
+    private static func recycle(_ graph: inout AsyncGraph) {
         guard
             graph.outer == nil && isKnownUniquelyReferenced(&graph) && isKnownUniquelyReferenced(&graph.resolver)
                 && graph.resolver.isIdle

@@ -16,14 +16,8 @@ struct TraceFrames {
     /// Adds `frame`, innermost.
     mutating func append(_ frame: Resolver.TraceFrame) {
         if count == capacity {
-            let newCapacity = max(8, capacity * 2)
-            let grown = UnsafeMutablePointer<Resolver.TraceFrame>.allocate(capacity: newCapacity)
-            if let frames {
-                grown.moveInitialize(from: frames, count: count)
-                frames.deallocate()
-            }
-            frames = grown
-            capacity = newCapacity
+            capacity = max(8, capacity * 2)
+            frames = frames?.moved(count: count, toCapacity: capacity) ?? .allocate(capacity: capacity)
         }
         (frames! + count).initialize(to: frame)
         count += 1
