@@ -33,9 +33,7 @@ extension Resolver {
         }
         var abandoned: SlotBuild?
         if frame.pointee.entry >= 0 {
-            let entry = entries + Int(frame.pointee.entry)
-            entry.pointee.generation = 0
-            entry.pointee.object = nil
+            entries.forget(Int(frame.pointee.entry))
         } else if frame.pointee.scope != .prototype, let last = building.last, last.serial == serial {
             abandoned = building.removeLast()
         }

@@ -8,12 +8,11 @@ extension Resolver {
     func visibleInstances(in family: Family) -> [(key: DefinitionKey, instance: Any)] {
         guard graph.familyID == family.id else { return [] }
         var visible: [(key: DefinitionKey, instance: Any)] = []
-        for touchedIndex in 0..<touched.count {
-            let index = touched[touchedIndex]
-            if entries[index].state == .done && entries[index].scope == .objectGraph,
-                let object = entries[index].object?.takeUnretainedValue()
-            {
-                visible.append((keys.keys[index], unboxed(object)))
+        for touchedIndex in 0..<entries.touched.count {
+            let index = entries.touched[touchedIndex]
+            let entry = entries.entry(index).pointee
+            if entry.state == .done && entry.scope == .objectGraph, let object = entry.object?.takeUnretainedValue() {
+                visible.append((entries.key(at: index), unboxed(object)))
             }
         }
         for frame in 0..<frameCount {
@@ -40,10 +39,9 @@ extension Resolver {
 
     func existingObject<T>(withKey key: DefinitionKey, as _: T.Type, in family: Family) -> T? {
         guard graph.familyID == family.id else { return nil }
-        let (index, _) = keys.find(key)
-        guard index >= 0, entries[index].generation == generation else { return nil }
-        let first = keys.keys[index]
-        key.requireSameType(as: first)
+        let index = entries.find(key)
+        guard index >= 0, entries.isCurrent(index) else { return nil }
+        key.requireSameType(as: entries.key(at: index))
         let visible = visibleInstances(in: family).last { $0.key.matches(key) }
         return visible.map { $0.instance as! T }
     }

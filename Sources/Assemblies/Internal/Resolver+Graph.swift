@@ -18,7 +18,7 @@ extension Resolver {
         graph.familyID = family.id
         graph.family = family
         graph.store = store
-        generation &+= 1
+        entries.beginGraph()
         if context != nil || observation != nil {
             graph.isIntercepting = true
             graph.interception = Interception(
@@ -34,7 +34,7 @@ extension Resolver {
         graph.familyID = family.id
         graph.family = family
         graph.store = family.singletons
-        generation &+= 1
+        entries.beginGraph()
     }
 
     /// Runs the deferred steps (which may read more definitions into the graph and queue more
@@ -62,7 +62,7 @@ extension Resolver {
     }
 
     /// Ends the graph: the resolver keeps none of its instances, and keeps its keys unless there are
-    /// more than ``keyLimit``.
+    /// more than ``GraphEntries/keyLimit``.
     func closeGraph() {
         // Releasing instances runs their deinit, which may read assemblies again: that starts a new
         // top-level resolution on the spare resolver.
@@ -92,21 +92,12 @@ extension Resolver {
         graph.store = nil
         if !argumentEntries.isEmpty {
             for entry in argumentEntries {
-                keys.dropArguments(at: Int(entry.index))
+                entries.dropArguments(at: Int(entry.index))
             }
             argumentEntries.removeAll(keepingCapacity: true)
         }
-        for index in 0..<touched.count {
-            let entry = entries + touched[index]
-            entry.pointee.object?.release()
-            entry.pointee.object = nil
-        }
-        touched.removeAll()
+        entries.closeGraph()
         pushLimits.checkFromTheStart()
-        if keys.count > Self.keyLimit {
-            entries.deinitialize(count: keys.count)
-            keys.removeAll()
-        }
         if !held.aliveUntilClose.isEmpty {
             // Released after the access to `held` has ended: a deinit may read the family again.
             let released = held.aliveUntilClose
@@ -161,7 +152,7 @@ extension Resolver {
             checkCaptive(key, scope: .objectGraph)
         }
         let found = entry(for: key, scope: scope)
-        let entry = entries + found
+        let entry = entries.entry(found)
         if entry.pointee.state == .building && entry.pointee.frame < 0 {
             let frame = push(key, entry: found)
             entry.pointee.frame = Int32(frame)
@@ -200,45 +191,19 @@ extension Resolver {
         return .build(DefinitionHandle(resolver: self, frame: push(key, entry: -1)))
     }
 
-    /// The index of `key`'s entry in the current graph. An entry first read in this graph is
-    /// returned as `.building` with no frame, in `scope` (or `.checkOnly` for a prototype or a stored
-    /// definition, which only have an entry when their key is explicit).
+    /// The index of `key`'s entry in the current graph (see ``GraphEntries/index(of:scope:)``).
     func entry(for key: DefinitionKey, scope: Scope.Kind) -> Int {
-        var (found, slot) = keys.find(key)
-        if found < 0 {
-            if keys.isFull {
-                growEntries()
-                slot = keys.find(key).slot
-            }
-            found = keys.insert(key, slot: slot)
-            (entries + found).initialize(
-                to: Entry(
-                    scope: scope,
-                    state: .done,
-                    frame: -1,
-                    isSpecial: key.isExplicit || key.isMethodWithParameters || key.hasArguments,
-                    generation: 0,
-                    object: nil
-                )
-            )
-        }
-        let entry = entries + found
-        if entry.pointee.generation != generation {
-            entry.pointee.generation = generation
-            entry.pointee.scope = scope
-            entry.pointee.state = scope == .objectGraph ? .building : .checkOnly
-            entry.pointee.frame = -1
+        let (found, isFirstInGraph) = entries.index(of: key, scope: scope)
+        if isFirstInGraph {
             if key.isExplicit {
-                // First read of the key in this graph: the family remembers its type across graphs.
+                // The family remembers an explicit key's type across graphs.
                 graph.family?.checkExplicitKey(key)
-                keys.replaceKey(at: found, with: key)
             }
             if key.arguments != nil {
                 // A key with arguments is only ever found in the graph that stamped it (keys of
                 // earlier graphs have dropped theirs), so the table's key refers to this list.
                 argumentEntries.append((Int32(found), StoredKey(key)))
             }
-            touched.append(found)
         }
         return found
     }
@@ -381,7 +346,7 @@ extension Resolver {
         if !canPushWithoutChecks {
             prepareToPushDeeper(key)
         }
-        return pushWithoutChecks(key, entry: entry, scope: entry >= 0 ? entries[entry].scope : scope)
+        return pushWithoutChecks(key, entry: entry, scope: entry >= 0 ? entries.entry(entry).pointee.scope : scope)
     }
 
     /// Makes room for one more frame, looks for a cycle of prototypes at each doubling depth, and
@@ -452,7 +417,7 @@ extension Resolver {
             }
         }
         if frame.entry >= 0 {
-            let entry = entries + Int(frame.entry)
+            let entry = entries.entry(Int(frame.entry))
             entry.pointee.state = .done
             if let registered = frame.object, registered.takeUnretainedValue() === result {
                 // The frame's reference moves to the entry: no extra retain, which matters for objects
@@ -575,21 +540,17 @@ extension Resolver {
         chain.first { $0.number == number }
     }
 
-    func growEntries() {
-        keys.grow()
-        entries = entries.moved(count: keys.count, toCapacity: keys.capacity)
-    }
-
     /// The definitions from `frame` to the top of the stack, then `key` read again.
     func chain(from frame: Int, to key: DefinitionKey) -> [DefinitionKey] {
         (frame..<frameCount).map { frames[$0].key } + [key]
     }
 
     func checkExplicitKey(_ key: DefinitionKey, at index: Int, scope: Scope.Kind) {
-        let first = keys.keys[index]
+        let first = entries.key(at: index)
         key.requireSameType(as: first)
-        if entries[index].scope != scope {
-            Failure.explicitKeyScopeMismatch(key, first: first, firstScope: entries[index].scope, scope: scope)
+        let firstScope = entries.entry(index).pointee.scope
+        if firstScope != scope {
+            Failure.explicitKeyScopeMismatch(key, first: first, firstScope: firstScope, scope: scope)
         }
     }
 

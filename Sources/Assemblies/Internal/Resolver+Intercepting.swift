@@ -250,8 +250,8 @@ extension Resolver {
             // A prototype is only reused by a back-reference to it from a direct dependency.
             return .inFlight
         case .objectGraph:
-            let (found, _) = keys.find(key)
-            let isDone = found >= 0 && entries[found].generation == generation && entries[found].state == .done
+            let found = entries.find(key)
+            let isDone = found >= 0 && entries.isCurrent(found) && entries.entry(found).pointee.state == .done
             return isDone && graph.familyID != 0 ? .objectGraph : .inFlight
         case .singleton, .weakSingleton, .resettable:
             if scope.kind == .singleton && store === family.singletons && cachedSingletonObject(key, in: family) != nil

@@ -137,18 +137,15 @@ extension Resolver {
     /// The quick cases of an object-graph read in the graph open here (see ``enterQuickly(_:scope:in:)``).
     @inline(__always)
     private func enterSharedQuickly(_ key: DefinitionKey) -> Entered? {
-        let (found, _) = keys.find(key)
-        guard found >= 0 && !entries[found].isSpecial && !isWatchingCaptives else { return nil }
-        let entry = entries + found
-        if entry.pointee.generation == generation {
+        let found = entries.find(key)
+        guard found >= 0 && !isWatchingCaptives else { return nil }
+        let entry = entries.entry(found)
+        guard !entry.pointee.isSpecial else { return nil }
+        if entries.isCurrent(found) {
             guard entry.pointee.state == .done else { return nil }
             return .instance(entry.pointee.object!.takeUnretainedValue())
         }
-        guard touched.hasRoom && canPushWithoutChecks else { return nil }
-        entry.pointee.generation = generation
-        entry.pointee.scope = .objectGraph
-        entry.pointee.state = .building
-        touched.appendWithoutGrowing(found)
+        guard canPushWithoutChecks && entries.startBuildingQuickly(found) else { return nil }
         let frame = pushWithoutChecks(key, entry: found, scope: .objectGraph)
         entry.pointee.frame = Int32(truncatingIfNeeded: frame)
         return .build(DefinitionHandle(resolver: self, frame: frame))
@@ -349,7 +346,7 @@ extension Resolver {
         let frame = frames + index
         frameCount = index
         if frame.pointee.entry >= 0 {
-            let entry = entries + Int(frame.pointee.entry)
+            let entry = entries.entry(Int(frame.pointee.entry))
             entry.pointee.state = .done
             entry.pointee.object = result.retain()
         }

@@ -110,16 +110,12 @@ final class Resolver {
     /// Numbers frames, so a ``Definition`` kept past its body is recognised, and a frame is told
     /// from a later one at the same index.
     @exclusivity(unchecked) var serial: UInt64 = 0
-    /// Numbers graphs: an entry belongs to the current graph when it carries its generation.
-    @exclusivity(unchecked) var generation: UInt64 = 0
-    /// The shared definitions (and explicit-keyed prototypes) this thread has read. Keys stay from
-    /// one graph to the next, so a steady program looks each key up without inserting it again,
-    /// until a graph ends with more than ``keyLimit`` of them.
-    @exclusivity(unchecked) var keys: KeyTable
-    /// Parallel to `keys`.
-    @exclusivity(unchecked) var entries: UnsafeMutablePointer<Entry>
-    /// The entries read in the current graph, whose instances to release when it ends.
-    @exclusivity(unchecked) var touched: TouchedEntries
+    /// The shared definitions this thread has read, and what the current graph has of each.
+    @exclusivity(unchecked) var entries: GraphEntries
+    /// Entries of the current graph whose keys carry argument values, each with the key that keeps
+    /// its values alive until the graph closes; then the table's keys drop them, so that it keeps no
+    /// argument alive.
+    @exclusivity(unchecked) var argumentEntries: [(index: Int32, key: StoredKey)] = []
     /// The definitions being built, innermost last: `frameCount` of them, in a buffer of
     /// ``PushLimits/capacity``.
     @exclusivity(unchecked) var frames: UnsafeMutablePointer<Frame>
@@ -164,34 +160,6 @@ final class Resolver {
     }
 
     static let firstCycleCheck = 128
-    /// Past this many keys (injections key by object, so keys can keep coming), the table is
-    /// emptied when a graph ends.
-    static let keyLimit = 4_096
-
-    /// A shared definition's slot in the graph.
-    struct Entry {
-        enum State: UInt8 {
-            /// A prototype or a stored definition (singleton, weak singleton, resettable scope) with an
-            /// explicit key, kept only to check the key's type and scope.
-            case checkOnly
-            /// Being built by the frame `frame`, which holds the instance once registered.
-            case building
-            /// Built, and shared for the rest of the graph.
-            case done
-        }
-
-        var scope: Scope.Kind
-        var state: State
-        var frame: Int32
-        /// Whether reads of the key need the checks of ``enter(_:scope:)``: an explicit key (its
-        /// type and scope), or a method with parameters (read twice in a graph).
-        var isSpecial: Bool
-        /// The graph the entry belongs to; an entry of an earlier graph counts as absent.
-        var generation: UInt64
-        /// The instance (an object, or a ``ValueBox``), retained by hand: released when the graph
-        /// closes.
-        var object: Unmanaged<AnyObject>?
-    }
 
     /// A definition being built, and the instance its body registered.
     ///
@@ -234,10 +202,6 @@ final class Resolver {
         let frame: Int
         let serial: UInt64
     }
-
-    /// Entries whose keys carry argument values, each with the key that keeps its values alive
-    /// until the graph closes; then the table's keys drop them, so that it keeps no argument alive.
-    @exclusivity(unchecked) var argumentEntries: [(index: Int32, key: StoredKey)] = []
 
     // MARK: Hooks
 
@@ -439,16 +403,14 @@ final class Resolver {
         let thread = thread ?? ResolverThread()
         self.thread = thread
         stack = thread.stack
-        keys = KeyTable(capacity: 16)
-        touched = TouchedEntries()
-        entries = .allocate(capacity: keys.capacity)
+        entries = GraphEntries()
         frames = .allocate(capacity: pushLimits.capacity)
     }
 
     /// Whether nothing is open or held here: no graph, frame, hook, report or instance held back —
     /// what a resolver is between two top-level reads.
     var isIdle: Bool {
-        graph.familyID == 0 && !graph.isClosing && frameCount == 0 && touched.count == 0 && hooks.waiting.isEmpty
+        graph.familyID == 0 && !graph.isClosing && frameCount == 0 && entries.isEmpty && hooks.waiting.isEmpty
             && hooks.steps.isEmpty && traceFrames.isEmpty && handouts.isEmpty && handouts.toOtherThreads.isEmpty
             && building.last == nil && held.untilHandoutsFinish.isEmpty && held.untilSteps.isEmpty
             && held.aliveUntilClose.isEmpty && held.toDisposeAtClose.isEmpty && installation == nil
@@ -470,10 +432,7 @@ final class Resolver {
         number = Self.nextNumber()
         self.thread = thread
         stack = thread.stack
-        keys = donor.keys
         entries = donor.entries
-        generation = donor.generation
-        touched = donor.touched
         frames = donor.frames
         pushLimits = donor.pushLimits
         donor.hasGivenAwayItsStorage = true
@@ -491,10 +450,7 @@ final class Resolver {
         singletonCache.deallocate()
         traceFrames.deallocate()
         guard !hasGivenAwayItsStorage else { return }
-        entries.deinitialize(count: keys.count)
-        keys.deallocate()
         entries.deallocate()
-        touched.deallocate()
         frames.deallocate()
     }
 

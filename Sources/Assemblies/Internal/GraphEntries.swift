@@ -1,0 +1,180 @@
+/// The shared definitions of a resolver's graphs — object-graph definitions, and explicit keys of
+/// any scope — each with an entry: its state in the current graph, and the instance it shares.
+///
+/// Keys stay from one graph to the next, so a steady program looks each key up without inserting
+/// it again; an entry belongs to the current graph when it carries the graph's ``generation``, and
+/// counts as absent otherwise. The entries a graph touched are listed (``touched``), so that closing
+/// it releases their instances without visiting the others. Past ``keyLimit`` keys (injections key
+/// by object, so keys can keep coming), the table is emptied when a graph ends.
+///
+/// Owned by one ``Resolver``, which frees it (``deallocate()``) once, unless it handed it to
+/// another resolver (see ``Resolver/init(thread:takingStorageOf:)``). Bitwise copyable, so that
+/// reading it for a lookup copies nothing that counts references: the argument lists that keys of
+/// the current graph refer to are kept by the resolver (``Resolver/argumentEntries``).
+struct GraphEntries: BitwiseCopyable {
+    /// A shared definition's slot in the graph.
+    struct Entry {
+        enum State: UInt8 {
+            /// A prototype or a stored definition (singleton, weak singleton, resettable scope) with an
+            /// explicit key, kept only to check the key's type and scope.
+            case checkOnly
+            /// Being built by the frame `frame`, which holds the instance once registered.
+            case building
+            /// Built, and shared for the rest of the graph.
+            case done
+        }
+
+        var scope: Scope.Kind
+        var state: State
+        var frame: Int32
+        /// Whether reads of the key need the checks of ``Resolver/enter(_:scope:)``: an explicit key
+        /// (its type and scope), or a method with parameters (read twice in a graph).
+        var isSpecial: Bool
+        /// The graph the entry belongs to; an entry of an earlier graph counts as absent.
+        var generation: UInt64
+        /// The instance (an object, or a ``ValueBox``), retained by hand: released when the graph
+        /// closes.
+        var object: Unmanaged<AnyObject>?
+    }
+
+    /// Past this many keys, the table is emptied when a graph ends.
+    static let keyLimit = 4_096
+
+    /// The keys this thread has read, numbered densely: a key's number indexes its entry.
+    private(set) var keys = KeyTable(capacity: 16)
+    /// Parallel to `keys`: `keys.count` of them initialized, in a buffer of `keys.capacity`.
+    private var storage: UnsafeMutablePointer<Entry>
+    /// The entries read in the current graph.
+    private(set) var touched = TouchedEntries()
+    /// Numbers graphs.
+    private(set) var generation: UInt64 = 0
+
+    init() {
+        storage = .allocate(capacity: keys.capacity)
+    }
+
+    /// Frees the table: once, by the resolver that owns it.
+    func deallocate() {
+        storage.deinitialize(count: keys.count)
+        storage.deallocate()
+        keys.deallocate()
+        touched.deallocate()
+    }
+
+    /// Whether the current graph has touched nothing: what a resolver is between two graphs.
+    var isEmpty: Bool { touched.count == 0 }
+
+    // MARK: Looking up
+
+    /// The number of `key`, or -1 when this thread has not read it (or the table was emptied since).
+    @inline(__always)
+    func find(_ key: DefinitionKey) -> Int {
+        keys.find(key).index
+    }
+
+    /// The entry numbered `index`.
+    @inline(__always)
+    func entry(_ index: Int) -> UnsafeMutablePointer<Entry> {
+        storage + index
+    }
+
+    /// Whether the entry numbered `index` was read in the current graph.
+    @inline(__always)
+    func isCurrent(_ index: Int) -> Bool {
+        storage[index].generation == generation
+    }
+
+    /// The key of the entry numbered `index`.
+    func key(at index: Int) -> DefinitionKey {
+        keys.keys[index]
+    }
+
+    // MARK: A graph's reads
+
+    /// A new graph begins: every entry counts as absent until it is read again.
+    mutating func beginGraph() {
+        generation &+= 1
+    }
+
+    /// The first read, in this graph, of the object-graph entry numbered `index`, which an earlier
+    /// graph read and which is neither explicit nor a method with parameters: marks it being built,
+    /// and returns true; false, having changed nothing, when the list of touched entries is full.
+    @inline(__always)
+    mutating func startBuildingQuickly(_ index: Int) -> Bool {
+        guard touched.hasRoom else { return false }
+        let entry = storage + index
+        entry.pointee.generation = generation
+        entry.pointee.scope = .objectGraph
+        entry.pointee.state = .building
+        touched.appendWithoutGrowing(index)
+        return true
+    }
+
+    /// The number of `key`'s entry in the current graph, inserted if new, and whether this is the
+    /// key's first read in the graph. An entry first read in this graph is `.building` with no frame,
+    /// in `scope` (or `.checkOnly` for a prototype or a stored definition, which only have an entry
+    /// when their key is explicit).
+    @inline(__always)
+    mutating func index(of key: DefinitionKey, scope: Scope.Kind) -> (index: Int, isFirstInGraph: Bool) {
+        var (found, slot) = keys.find(key)
+        if found < 0 {
+            if keys.isFull {
+                keys.grow()
+                storage = storage.moved(count: keys.count, toCapacity: keys.capacity)
+                slot = keys.find(key).slot
+            }
+            found = keys.insert(key, slot: slot)
+            (storage + found).initialize(
+                to: Entry(
+                    scope: scope,
+                    state: .done,
+                    frame: -1,
+                    isSpecial: key.isExplicit || key.isMethodWithParameters || key.hasArguments,
+                    generation: 0,
+                    object: nil
+                )
+            )
+        }
+        let entry = storage + found
+        guard entry.pointee.generation != generation else { return (found, false) }
+        entry.pointee.generation = generation
+        entry.pointee.scope = scope
+        entry.pointee.state = scope == .objectGraph ? .building : .checkOnly
+        entry.pointee.frame = -1
+        if key.isExplicit {
+            // The explicit key's first definer in this graph names it in messages.
+            keys.replaceKey(at: found, with: key)
+        }
+        touched.append(found)
+        return (found, true)
+    }
+
+    /// Forgets what the current graph has of the entry numbered `index`, whose frame was undone.
+    func forget(_ index: Int) {
+        storage[index].generation = 0
+        storage[index].object = nil
+    }
+
+    /// Drops the argument values of the key numbered `index` as its graph closes (see
+    /// ``KeyTable/dropArguments(at:)``).
+    func dropArguments(at index: Int) {
+        keys.dropArguments(at: index)
+    }
+
+    /// Ends the current graph: releases the instances it shared, and keeps the keys unless there are
+    /// more than ``keyLimit``. Releasing runs deinits, which may read assemblies again: the caller
+    /// makes sure they start a graph elsewhere (see ``Resolver/closeGraph()``).
+    @inline(__always)
+    mutating func closeGraph() {
+        for index in 0..<touched.count {
+            let entry = storage + touched[index]
+            entry.pointee.object?.release()
+            entry.pointee.object = nil
+        }
+        touched.removeAll()
+        if keys.count > Self.keyLimit {
+            storage.deinitialize(count: keys.count)
+            keys.removeAll()
+        }
+    }
+}
