@@ -7,23 +7,23 @@ extension Resolver {
     /// a stored definition of a family that checks is being built.
     @inline(never)
     func checkCaptive(_ key: DefinitionKey, scope: Scope) {
-        guard intentionalCaptiveFrame != frameCount, let family = graph.family else { return }
+        guard intentionalCaptiveFrame != frames.count, let family = graph.family else { return }
         let keeperScope: Scope
         let chain: [DefinitionName]
-        if let last = building.last, last.frame == frameCount {
+        if let last = building.last, last.frame == frames.count {
             // A hook of a stored definition whose body has returned (its frame is gone): it keeps
             // what its hooks read.
             keeperScope = last.slot.scope
             chain = [DefinitionName(last.slot.key), DefinitionName(key)]
         } else {
             // The nearest frame below that isn't a prototype keeps what this read returns.
-            var keeper = frameCount - 1
+            var keeper = frames.count - 1
             while keeper >= 0 && frames[keeper].scope == .prototype { keeper -= 1 }
             guard keeper >= 0, frames[keeper].scope != .objectGraph,
                 let scope = building.last(where: { $0.frame == keeper })?.slot.scope
             else { return }
             keeperScope = scope
-            chain = (keeper..<frameCount).map { DefinitionName(frames[$0].key) } + [DefinitionName(key)]
+            chain = (keeper..<frames.count).map { DefinitionName(frames[$0].key) } + [DefinitionName(key)]
         }
         if scope.kind == .resettable && keeperScope == scope { return }
         let captive = CaptiveDependency(chain: chain, keeperScope: keeperScope, keptScope: scope)
@@ -38,7 +38,7 @@ extension Resolver {
     /// ``Assembly/intentionallyCaptive(_:)-(()->T)``), then restores the mark it replaced.
     func markingIntentionalCaptive<Result>(_ read: () -> Result) -> Result {
         let previous = intentionalCaptiveFrame
-        intentionalCaptiveFrame = frameCount
+        intentionalCaptiveFrame = frames.count
         defer { intentionalCaptiveFrame = previous }
         return read()
     }

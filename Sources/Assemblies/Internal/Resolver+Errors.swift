@@ -15,7 +15,7 @@ extension Resolver {
     func undo(_ index: Int) {
         // Instances other threads took from this one while it waited count as handed out.
         if thread.mayHaveForeignDependencies { takeInbox() }
-        let frame = frames + index
+        let frame = frames.address(index)
         let serial = frame.pointee.serial
         if frame.pointee.flags.contains(.handedOut) {
             // Its own instance was taken: what took it keeps an object that will never be finished.
@@ -37,7 +37,7 @@ extension Resolver {
         } else if frame.pointee.scope != .prototype, let last = building.last, last.serial == serial {
             abandoned = building.removeLast()
         }
-        frameCount = index
+        frames.count = index
         // Released last: a registered instance's deinit may read the family again.
         let registered = frame.pointee.object
         if let abandoned { abandoned.store.abandon(abandoned.slot) }

@@ -15,7 +15,7 @@ extension Resolver {
                 visible.append((entries.key(at: index), unboxed(object)))
             }
         }
-        for frame in 0..<frameCount {
+        for frame in 0..<frames.count {
             if let object = frames[frame].object?.takeUnretainedValue() {
                 visible.append((frames[frame].key, unboxed(object)))
             }

@@ -97,7 +97,7 @@ extension Resolver {
             argumentEntries.removeAll(keepingCapacity: true)
         }
         entries.closeGraph()
-        pushLimits.checkFromTheStart()
+        frames.checkFromTheStart()
         if !held.aliveUntilClose.isEmpty {
             // Released after the access to `held` has ended: a deinit may read the family again.
             let released = held.aliveUntilClose
@@ -181,7 +181,7 @@ extension Resolver {
     /// it is being wired.
     @inline(never)
     func enterPrototype(_ key: DefinitionKey) -> Entered {
-        let top = frameCount - 1
+        let top = frames.count - 1
         if key.isExplicit || (top >= 0 && frame(top, builds: key)) {
             checkPrototypeRead(key)
         }
@@ -212,7 +212,7 @@ extension Resolver {
     @inline(never)
     func checkPrototypeRead(_ key: DefinitionKey) {
         if key.isExplicit { checkExplicitKeyWithoutEntry(key, scope: .prototype) }
-        let top = frameCount - 1
+        let top = frames.count - 1
         if top >= 0 && frame(top, builds: key) {
             // Reading itself: every new instance would read itself again.
             if frames[top].hasInstance {
@@ -248,7 +248,7 @@ extension Resolver {
     /// and the definitions between them when there are any.
     @inline(never)
     func recordHandout(of frame: Int) {
-        let top = frameCount - 1
+        let top = frames.count - 1
         record(frames[top].key, asTakerOf: frame)
         if frame + 1 < top { recordPath(of: frame, (frame + 1..<top).map { frames[$0].key }) }
     }
@@ -316,27 +316,21 @@ extension Resolver {
     /// key out to compare it costs more than the comparison.
     @inline(__always)
     func frame(_ index: Int, builds key: DefinitionKey) -> Bool {
-        if (frames + index).pointee.key.hashBits != key.hashBits { return false }
-        return DefinitionKey.same((frames + index).pointee.key, key)
+        if frames.address(index).pointee.key.hashBits != key.hashBits { return false }
+        return DefinitionKey.same(frames.address(index).pointee.key, key)
     }
 
     /// Whether a frame can be pushed without growing the stack of frames, looking for a cycle of
     /// prototypes, or coming near the end of the thread's stack.
     @inline(__always)
     var canPushWithoutChecks: Bool {
-        frameCount < pushLimits.quick && hasStackRoom(at: assemblies_frame_address())
+        frames.canPushQuickly && hasStackRoom(at: assemblies_frame_address())
     }
 
     /// Pushes a frame for `key`, when ``canPushWithoutChecks``; returns its index.
     @inline(__always)
     func pushWithoutChecks(_ key: DefinitionKey, entry: Int, scope: Scope.Kind) -> Int {
-        serial &+= 1
-        let frame = frameCount
-        (frames + frame).initialize(
-            to: Frame(key: key, entry: Int32(truncatingIfNeeded: entry), scope: scope, serial: serial)
-        )
-        frameCount = frame &+ 1
-        return frame
+        frames.push(key, entry: entry, scope: scope)
     }
 
     /// Pushes a frame for `key`, in the scope of `entry` (a prototype's when it is -1), after the
@@ -356,11 +350,8 @@ extension Resolver {
         if !hasStackRoom(at: address) && thread.currentStack.isExhausted(at: address) {
             stopBeforeStackOverflow(at: key)
         }
-        if frameCount == pushLimits.capacity {
-            frames = frames.moved(count: frameCount, toCapacity: pushLimits.capacity * 2)
-            pushLimits.doubleCapacity()
-        }
-        if frameCount + 1 == pushLimits.nextCycleCheck {
+        frames.makeRoom()
+        if frames.isAtCycleCheck {
             checkForPrototypeCycle()
         }
     }
@@ -383,11 +374,11 @@ extension Resolver {
     }
 
     /// A cycle made only of prototypes builds new instances forever, so the stack keeps growing.
-    /// Each time it doubles past ``firstCycleCheck``, look for the top definition further down with
+    /// Each time it doubles past ``FrameStack/firstCycleCheck``, look for the top definition further down with
     /// only prototypes in between.
     func checkForPrototypeCycle() {
-        pushLimits.checkTwiceAsDeepNext()
-        let top = frameCount - 1
+        frames.checkTwiceAsDeepNext()
+        let top = frames.count - 1
         var frame = top - 1
         while frame >= 0 && frames[frame + 1].scope == .prototype {
             if DefinitionKey.same(frames[frame].key, frames[top].key) {
@@ -409,7 +400,7 @@ extension Resolver {
     /// instance the body registered, hands the instance to the frame's entry, if any, and runs the
     /// hooks the body added.
     func leaveRegistered(_ index: Int, returning result: AnyObject) {
-        frameCount = index
+        frames.count = index
         let frame = frames[index]
         if let registered = frame.object {
             if !Self.isSame(registered.takeUnretainedValue(), result) {
@@ -473,7 +464,7 @@ extension Resolver {
     /// Adds a hook to the frame a ``Definition`` belongs to.
     func addHook(in handle: DefinitionHandle, key: DefinitionKey, isDeferred: Bool, _ run: @escaping (Any) -> Void) {
         let index = handle.frame
-        guard index < frameCount, frames[index].serial == handle.serial else {
+        guard index < frames.count, frames[index].serial == handle.serial else {
             Failure.definitionUsedOutsideItsBody(key)
         }
         frames[index].flags.insert(.hasHooks)
@@ -486,10 +477,10 @@ extension Resolver {
     /// that `handle`, a ``Definition``'s, names.
     func register(_ object: AnyObject, in handle: DefinitionHandle, key: DefinitionKey) {
         let index = handle.frame
-        guard index < frameCount, frames[index].serial == handle.serial else {
+        guard index < frames.count, frames[index].serial == handle.serial else {
             Failure.definitionUsedOutsideItsBody(key)
         }
-        let frame = frames + index
+        let frame = frames.address(index)
         if let registered = frame.pointee.object?.takeUnretainedValue() {
             let identity = identity(ofKept: registered)
             if identity == nil || identity != Assemblies.identity(ofKept: object) {
@@ -526,7 +517,7 @@ extension Resolver {
         // A definition of an async body is used from the task, whose graphs are not the thread's.
         guard let owner = resolver(numbered: handle.number) ?? AsyncGraph.resolver(numbered: handle.number),
             Unmanaged.passUnretained(owner).toOpaque() == handle.resolver.toOpaque(),
-            handle.frame < owner.frameCount, owner.frames[handle.frame].serial == handle.serial
+            handle.frame < owner.frames.count, owner.frames[handle.frame].serial == handle.serial
         else { Failure.definitionUsedOutsideItsBody(key) }
         return owner
     }
@@ -542,7 +533,7 @@ extension Resolver {
 
     /// The definitions from `frame` to the top of the stack, then `key` read again.
     func chain(from frame: Int, to key: DefinitionKey) -> [DefinitionKey] {
-        (frame..<frameCount).map { frames[$0].key } + [key]
+        (frame..<frames.count).map { frames[$0].key } + [key]
     }
 
     func checkExplicitKey(_ key: DefinitionKey, at index: Int, scope: Scope.Kind) {

@@ -155,7 +155,7 @@ extension Resolver {
     /// the top frame's, nor the one below it (a back-reference).
     @inline(__always)
     private func enterPrototypeQuickly(_ key: DefinitionKey) -> Entered? {
-        let top = frameCount &- 1
+        let top = frames.count &- 1
         guard !key.isExplicit && canPushWithoutChecks else { return nil }
         if top >= 0 && (frame(top, builds: key) || top >= 1 && frame(top &- 1, builds: key)) {
             return nil
@@ -331,7 +331,7 @@ extension Resolver {
     /// `result` is not retained: the caller holds the instance for the call.
     @usableFromInline
     func leave(_ index: Int, returning result: Unmanaged<AnyObject>) {
-        let frame = frames + index
+        let frame = frames.address(index)
         // `mayThrow` alone needs nothing done: a throwing read leaves as fast as any other.
         guard frame.pointee.object == nil && frame.pointee.flags.subtracting(.mayThrow).isEmpty else {
             return leaveSlowly(index, returning: result.takeUnretainedValue())
@@ -343,8 +343,8 @@ extension Resolver {
     /// definition's entry keeps `result` for the rest of the graph.
     @inline(__always)
     private func pop(_ index: Int, returning result: Unmanaged<AnyObject>) {
-        let frame = frames + index
-        frameCount = index
+        let frame = frames.address(index)
+        frames.count = index
         if frame.pointee.entry >= 0 {
             let entry = entries.entry(Int(frame.pointee.entry))
             entry.pointee.state = .done

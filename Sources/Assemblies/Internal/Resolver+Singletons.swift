@@ -56,7 +56,7 @@ extension Resolver {
     /// The thread, the frame about to be pushed, and the chain that leads to `key`.
     func claimant(for key: DefinitionKey) -> SingletonStore.Claimant {
         SingletonStore.Claimant(
-            frame: FrameReference(thread: thread, resolver: number, frame: frameCount, serial: serial &+ 1),
+            frame: FrameReference(thread: thread, resolver: number, frame: frames.count, serial: frames.nextSerial),
             chain: { self.buildChain(to: key) }
         )
     }
@@ -114,7 +114,7 @@ extension Resolver {
             Failure.initializerCycle(owner.threadChain(from: builder.frame, through: self) + [key])
         }
         let isBeingWired =
-            builder.frame < owner.frameCount && owner.frames[builder.frame].serial == builder.serial
+            builder.frame < owner.frames.count && owner.frames[builder.frame].serial == builder.serial
         if isBeingWired {
             if owner === self {
                 handOut(builder.frame)
@@ -236,7 +236,7 @@ extension Resolver {
                 owner.handouts.ofHeldInstances = true
                 continue
             }
-            guard let owner = resolver(numbered: frame.resolver), frame.frame >= 0, frame.frame < owner.frameCount,
+            guard let owner = resolver(numbered: frame.resolver), frame.frame >= 0, frame.frame < owner.frames.count,
                 owner.frames[frame.frame].serial == frame.serial
             else {
                 WaitRegistry.finished(frame, next: nil)
@@ -297,7 +297,7 @@ extension Resolver {
         var previous: BuildChain?
         for resolver in chain {
             let slotFrame = resolver.building.last?.frame ?? -1
-            var frame = resolver.frameCount - 1
+            var frame = resolver.frames.count - 1
             while frame > slotFrame {
                 keys.append(StoredKey(resolver.frames[frame].key))
                 frame -= 1
@@ -319,9 +319,9 @@ extension Resolver {
     /// The definitions being built from frame `frame` of this resolver up to the innermost frame of
     /// `innermost`, one of its spares (or itself).
     func threadChain(from frame: Int, through innermost: Resolver) -> [DefinitionKey] {
-        var chain = (frame..<frameCount).map { frames[$0].key }
+        var chain = (frame..<frames.count).map { frames[$0].key }
         for resolver in innermost.chain.prefix(while: { $0 !== self }).reversed() {
-            chain += (0..<resolver.frameCount).map { resolver.frames[$0].key }
+            chain += (0..<resolver.frames.count).map { resolver.frames[$0].key }
         }
         return chain
     }

@@ -107,87 +107,14 @@ final class Resolver {
     }
     /// The reads being reported on this resolver, innermost last (see ``beginReport(_:scope:source:to:)``).
     @exclusivity(unchecked) var traceFrames = TraceFrames()
-    /// Numbers frames, so a ``Definition`` kept past its body is recognised, and a frame is told
-    /// from a later one at the same index.
-    @exclusivity(unchecked) var serial: UInt64 = 0
     /// The shared definitions this thread has read, and what the current graph has of each.
     @exclusivity(unchecked) var entries: GraphEntries
     /// Entries of the current graph whose keys carry argument values, each with the key that keeps
     /// its values alive until the graph closes; then the table's keys drop them, so that it keeps no
     /// argument alive.
     @exclusivity(unchecked) var argumentEntries: [(index: Int32, key: StoredKey)] = []
-    /// The definitions being built, innermost last: `frameCount` of them, in a buffer of
-    /// ``PushLimits/capacity``.
-    @exclusivity(unchecked) var frames: UnsafeMutablePointer<Frame>
-    @exclusivity(unchecked) var frameCount = 0
-    /// When a push must grow `frames` or look for a cycle of prototypes.
-    @exclusivity(unchecked) var pushLimits = PushLimits()
-
-    /// When a push needs more than storing a frame: the buffer of frames is full, or the depth has
-    /// come to the next check for a cycle made only of prototypes.
-    struct PushLimits {
-        /// How many frames the buffer holds.
-        private(set) var capacity = 16
-        /// The depth at which to look for a cycle made only of prototypes next.
-        private(set) var nextCycleCheck = Resolver.firstCycleCheck
-        /// Below this many frames, a frame can be pushed without growing the buffer or looking for
-        /// a cycle of prototypes: ``capacity`` and ``nextCycleCheck`` in one compare.
-        private(set) var quick = min(16, Resolver.firstCycleCheck - 1)
-
-        /// The buffer has doubled.
-        mutating func doubleCapacity() {
-            capacity *= 2
-            updateQuick()
-        }
-
-        /// A cycle was looked for at ``nextCycleCheck``: the next check is twice as deep.
-        mutating func checkTwiceAsDeepNext() {
-            nextCycleCheck *= 2
-            updateQuick()
-        }
-
-        /// A graph has closed: the next one checks from ``Resolver/firstCycleCheck`` again.
-        mutating func checkFromTheStart() {
-            guard nextCycleCheck != Resolver.firstCycleCheck else { return }
-            nextCycleCheck = Resolver.firstCycleCheck
-            updateQuick()
-        }
-
-        /// Sets ``quick`` to the lower of the two limits.
-        private mutating func updateQuick() {
-            quick = min(capacity, nextCycleCheck - 1)
-        }
-    }
-
-    static let firstCycleCheck = 128
-
-    /// A definition being built, and the instance its body registered.
-    ///
-    /// Trivial to copy and to drop: the key is a copy (whose arguments the `define` call being
-    /// built keeps alive), and the registered instance is retained by hand — by ``register(_:in:key:)``
-    /// — and released, or handed on to the entry, when the frame is left or undone.
-    struct Frame {
-        var key: DefinitionKey
-        /// The entry of a shared definition, or -1 for a prototype or a stored definition.
-        var entry: Int32
-        var scope: Scope.Kind
-        /// What leaving the frame does beyond finishing its instance.
-        var flags: FrameFlags
-        var serial: UInt64
-        /// The instance the body registered (an object, or a ``ValueBox``), retained.
-        var object: Unmanaged<AnyObject>?
-
-        init(key: DefinitionKey, entry: Int32, scope: Scope.Kind, serial: UInt64) {
-            self.key = key
-            self.entry = entry
-            self.scope = scope
-            flags = []
-            self.serial = serial
-            object = nil
-        }
-
-        var hasInstance: Bool { object != nil }
-    }
+    /// The definitions being built, innermost last.
+    @exclusivity(unchecked) var frames: FrameStack
 
     /// A slot that a frame of this resolver builds: what the thread knows of it without the store's
     /// lock.
@@ -404,13 +331,13 @@ final class Resolver {
         self.thread = thread
         stack = thread.stack
         entries = GraphEntries()
-        frames = .allocate(capacity: pushLimits.capacity)
+        frames = FrameStack()
     }
 
     /// Whether nothing is open or held here: no graph, frame, hook, report or instance held back —
     /// what a resolver is between two top-level reads.
     var isIdle: Bool {
-        graph.familyID == 0 && !graph.isClosing && frameCount == 0 && entries.isEmpty && hooks.waiting.isEmpty
+        graph.familyID == 0 && !graph.isClosing && frames.count == 0 && entries.isEmpty && hooks.waiting.isEmpty
             && hooks.steps.isEmpty && traceFrames.isEmpty && handouts.isEmpty && handouts.toOtherThreads.isEmpty
             && building.last == nil && held.untilHandoutsFinish.isEmpty && held.untilSteps.isEmpty
             && held.aliveUntilClose.isEmpty && held.toDisposeAtClose.isEmpty && installation == nil
@@ -434,7 +361,6 @@ final class Resolver {
         stack = thread.stack
         entries = donor.entries
         frames = donor.frames
-        pushLimits = donor.pushLimits
         donor.hasGivenAwayItsStorage = true
         #if DEBUG
         Self.storageHandOvers.increment()
