@@ -56,7 +56,7 @@ final class ViewControllersAssembly: Assembly, @unchecked Sendable {
                 *~> WeatherReportPresenter(
                     weatherClient: self.application.weatherClient,
                     session: core.userSession,
-                    formatters: { units in core.reportFormatter(in: units) }
+                    formatters: core.provider { core, units in core.reportFormatter(in: units) }
                 )
             presenter.view = self.weatherReportController
             return presenter

@@ -54,7 +54,7 @@ public struct CaptiveDependency: Sendable, CustomStringConvertible {
             captive dependency: \(keeper) (\(keeperScope)) reads \(kept) (\(keptScope)), \(lifetime). \
             Chain: \(chain.map(\.description).joined(separator: " → ")). To fix this, make \(kept) a \
             prototype (\(keeper.member) then gets its own), give it a scope that lives as long as \(keeperScope), \
-            or pass \(keeper.member) a closure that reads it when needed. If \(keeper.member) only uses it while \
+            or give \(keeper.member) a provider of \(kept.member) (`self.provider`), which reads it each time it is called. If \(keeper.member) only uses it while \
             it is built, or is meant to keep it, read it with intentionallyCaptive(self.\(kept.member)).
             """
     }

@@ -88,8 +88,9 @@ private func reporting() -> (CaptiveAssembly, Captives) {
                 which is shared only within one object graph: every later graph builds its own audit, but a cache \
                 that keeps it keeps the first one for as long as it lives. Chain: CaptiveAssembly.cache → \
                 CaptiveAssembly.audit. To fix this, make CaptiveAssembly.audit a prototype (cache then gets its \
-                own), give it a scope that lives as long as singleton, or pass cache a closure that reads it when \
-                needed. If cache only uses it while it is built, or is meant to keep it, read it with \
+                own), give it a scope that lives as long as singleton, or give cache a provider of audit \
+                (`self.provider`), which reads it each time it is called. If cache only uses it while it is \
+                built, or is meant to keep it, read it with \
                 intentionallyCaptive(self.audit).
                 """
         )

@@ -15,6 +15,36 @@ private final class RightAssembly: Assembly, @unchecked Sendable {
 
 private final class TestLeftAssembly: LeftAssembly, @unchecked Sendable {}
 
+/// Lets a body release the root it was read through.
+private final class RootHolder: @unchecked Sendable {
+    var root: LeftAssembly?
+}
+
+extension RightAssembly {
+    /// Releases the root, then reads the family's clock twice in the graph that is open.
+    func clockPair(releasing holder: RootHolder) -> (Clock, Clock) {
+        define {
+            holder.root = nil
+            return (self.left.clock, self.left.clock)
+        }
+    }
+}
+
+private final class AsyncLeftAssembly: Assembly, @unchecked Sendable {
+    var right: AsyncRightAssembly { collaborator() }
+}
+
+private final class AsyncRightAssembly: Assembly, @unchecked Sendable {
+    var clock: Clock {
+        get async {
+            await define(scope: .singleton) {
+                await Task.yield()
+                return Clock()
+            }
+        }
+    }
+}
+
 @Suite struct CollaboratorTests {
     @Test func aCollaboratorJoinsTheFamilyAndSharesItsSingletons() {
         let left = LeftAssembly()
@@ -60,8 +90,53 @@ private final class TestLeftAssembly: LeftAssembly, @unchecked Sendable {}
         #expect(clock == nil)
     }
 
-    @Test func aCollaboratorKeptBeyondItsRootStillSharesTheSingletons() {
-        let right = LeftAssembly().right
-        #expect(right.clock === right.clock)
+    @Test func aReadThroughACollaboratorKeptBeyondItsRootStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            stopsAfter(seconds: 20)
+            var right: RightAssembly?
+            do {
+                let left = TestLeftAssembly()
+                right = left.right
+                _ = right?.clock
+                withExtendedLifetime(left) {}
+            }
+            _ = right?.clock
+        }
+        let message = stderr(of: result)
+        #expect(
+            message.contains("LeftAssembly.clock was read after the root of its family, TestLeftAssembly, was released")
+        )
+        #expect(message.contains("keep the TestLeftAssembly you created for as long as you read from its family"))
+        #expect(message.contains("keeps a provider (`provider(\\.member)`)"))
+    }
+
+    @Test func anAsyncReadThroughACollaboratorKeptBeyondItsRootStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            stopsAfter(seconds: 20)
+            var right: AsyncRightAssembly?
+            do {
+                let left = AsyncLeftAssembly()
+                right = left.right
+                _ = await right?.clock
+                withExtendedLifetime(left) {}
+            }
+            _ = await right?.clock
+        }
+        #expect(
+            stderr(of: result).contains(
+                "AsyncRightAssembly.clock was read after the root of its family, AsyncLeftAssembly, was released"
+            )
+        )
+    }
+
+    @Test func aGraphOpenWhenTheRootIsReleasedFinishes() {
+        let holder = RootHolder()
+        holder.root = LeftAssembly()
+        let right = holder.root!.right
+        weak var root: LeftAssembly?
+        root = holder.root
+        let pair = right.clockPair(releasing: holder)
+        #expect(root == nil, "the body released the root")
+        #expect(pair.0 === pair.1, "the graph kept its singleton to the end")
     }
 }

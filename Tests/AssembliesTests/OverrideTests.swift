@@ -476,7 +476,8 @@ private final class OverrideOrdersAssembly: Assembly, @unchecked Sendable {
         let alarm = stub.feature.alarm
         #expect(alarm.clock.label == "stub")
         #expect(alarm.clock === stub.clock)
-        #expect(OverrideRootAssembly().feature.alarm.clock.label == "real")
+        let real = OverrideRootAssembly()
+        #expect(real.feature.alarm.clock.label == "real")
     }
 
     // MARK: Isolation between tasks

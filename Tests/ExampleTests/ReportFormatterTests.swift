@@ -44,7 +44,8 @@ import Testing
         #expect(celsius !== fahrenheit)
         #expect(application.core.reportFormatter(in: .celsius) === celsius)
         #expect(application.core.reportFormatter(in: .fahrenheit) === fahrenheit)
-        #expect(ApplicationAssembly().core.reportFormatter(in: .celsius) !== celsius)
+        let another = ApplicationAssembly()
+        #expect(another.core.reportFormatter(in: .celsius) !== celsius, "another family has formatters of its own")
     }
 
     @Test func thePresenterUsesTheFormatterForTheUnitsInEffectWhenItPresents() throws {

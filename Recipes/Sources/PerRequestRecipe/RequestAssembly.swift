@@ -33,6 +33,17 @@ final class OrderHandler {
     func respond() -> String { "orders of \(context.request.user) (request \(context.request.id))" }
 }
 
+/// Lives as long as the server, and needs a new graph for each request: it keeps a provider.
+final class OrderController: Sendable {
+    private let makeHandler: @Sendable (Request) -> OrderHandler
+
+    init(makeHandler: @escaping @Sendable (Request) -> OrderHandler) {
+        self.makeHandler = makeHandler
+    }
+
+    func handle(_ request: Request) -> String { makeHandler(request).respond() }
+}
+
 final class ServerAssembly: Assembly, @unchecked Sendable {
     var pool: ConnectionPool { define(scope: .singleton) { ConnectionPool() } }
 
@@ -49,5 +60,13 @@ final class ServerAssembly: Assembly, @unchecked Sendable {
 
     func context(for request: Request) -> RequestContext {
         define(arguments: request) { RequestContext(request: request) }
+    }
+}
+
+extension ServerAssembly {
+    var controller: OrderController {
+        define(scope: .singleton) {
+            OrderController(makeHandler: self.provider { server, request in server.handler(for: request) })
+        }
     }
 }

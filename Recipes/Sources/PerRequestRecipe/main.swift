@@ -22,3 +22,15 @@ let responses = await withTaskGroup(of: (Int, String).self) { group in
 for id in responses.keys.sorted() {
     print(responses[id]!)
 }
+
+// A singleton that keeps a provider: each call is a graph of its own, and the provider doesn't keep
+// the family alive.
+weak var releasedPool: ConnectionPool?
+do {
+    let server = ServerAssembly()
+    let controller = server.controller
+    print(controller.handle(Request(id: 4, user: "ada")))
+    print(controller.handle(Request(id: 5, user: "grace")))
+    releasedPool = server.pool
+}
+print("pool released with its server: \(releasedPool == nil)")

@@ -173,6 +173,36 @@ enum Failure {
         )
     }
 
+    static func readAfterRootReleased(_ key: DefinitionKey, root: Assembly.Type) -> Never {
+        stop(
+            """
+            \(key.description) was read after the root of its family, \(root), was released: the family \
+            has let go of its assemblies, and its singletons go once nothing holds them. A family lives \
+            as long as its root; this read reached it through something kept beyond the root — a \
+            collaborator, or a closure that captured one. To fix this, keep the \(root) you created for as \
+            long as you read from its family; an object that needs new instances after it is built keeps \
+            a provider (`provider(\\.member)`), which doesn't keep the family alive.
+            """
+        )
+    }
+
+    static func providerOutlivedItsRoot(
+        _ root: Assembly.Type,
+        madeFrom assembly: Assembly.Type,
+        file: StaticString,
+        line: UInt
+    ) -> Never {
+        stop(
+            """
+            a provider made by \(assembly) (\(file):\(line)) was called after the root of its family, \
+            \(root), was released: the family and its singletons are gone. A provider holds its family \
+            weakly, so that an object that keeps one doesn't keep the family alive. To fix this, keep \
+            the \(root) you created for as long as objects its family built may call their providers: \
+            in a server, until it has shut down; in a test, until the test ends.
+            """
+        )
+    }
+
     static func noDefaultFamily(_ root: Any.Type, _ value: Any.Type, wrapper: String) -> Never {
         stop(
             """

@@ -21,7 +21,7 @@ final class Family: Sendable {
     /// for a released one at the same address.
     @usableFromInline let id: UInt64
     /// How many override contexts of this family exist in any task, plus key paths being
-    /// captured, plus one while it has an ``Observation``. While it is zero, no read looks for a
+    /// captured, plus one while it has an ``Observation``, plus one once its root is released. While it is zero, no read looks for a
     /// task's overrides or reports itself, and singletons come from the per-thread caches: a read
     /// checks this one word first.
     @usableFromInline let interceptCount = AtomicCount()
@@ -35,6 +35,9 @@ final class Family: Sendable {
     /// out which definition their closure reads (they count in ``interceptCount`` too). While it is
     /// zero, an intercepted read doesn't look for ``OverrideCapture/pending``.
     let asyncCaptures = AtomicCount()
+    /// One once the root has been released (it counts in ``interceptCount`` too): a read that would
+    /// open a graph of the family then stops instead (see ``requireRoot(reading:)``).
+    private let rootReleased = AtomicCount()
     /// The singletons, weak singletons and resettable scopes' instances.
     @usableFromInline let singletons = SingletonStore()
     /// The values the root was created with; immutable, so read without a lock.
@@ -97,6 +100,7 @@ final class Family: Sendable {
         openAsyncGraphs.deallocate()
         observedCount.deallocate()
         asyncCaptures.deallocate()
+        rootReleased.deallocate()
     }
 
     // MARK: Assemblies
@@ -112,10 +116,22 @@ final class Family: Sendable {
         let released: [Assembly] = state.withLock { state in
             guard state.rootID == ObjectIdentifier(assembly) else { return [] }
             state.isOrphaned = true
+            rootReleased.increment()
+            interceptCount.increment()
             defer { state.assemblies = [:] }
             return Array(state.assemblies.values)
         }
         _ = released  // released here, outside the lock, because their deinit runs user code
+    }
+
+    /// Whether the root has been released: the family has let go of its collaborators.
+    var isOrphaned: Bool { !rootReleased.isZero }
+
+    /// Stops a read of `key` that would open a graph of the family once its root is released.
+    /// Graphs already open finish; every read after them stops here, whatever reaches the family — a
+    /// collaborator kept beyond the root, a closure that captured one.
+    func requireRoot(reading key: DefinitionKey) {
+        if isOrphaned { Failure.readAfterRootReleased(key, root: configuration.rootType) }
     }
 
     /// The root assembly, while it is alive.

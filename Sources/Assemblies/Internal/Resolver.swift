@@ -30,7 +30,7 @@ import Android
 /// Prototypes have none (except one with an explicit key, to check the key's type and scope): a
 /// prototype only needs to know whether it is read straight back from its direct dependency, which
 /// the frame below the top answers. A cycle made only of prototypes is found by scanning the stack
-/// each time its depth doubles past ``firstCycleCheck``.
+/// each time its depth doubles past ``FrameStack/firstCycleCheck``.
 ///
 /// A top-level resolution that starts while this resolver is busy with another family's graph, or
 /// releasing one, runs on a spare resolver. The resolvers of a thread share one

@@ -1,0 +1,168 @@
+/// What gives every assembly its `provider(_:)` methods: functions that a long-lived object keeps
+/// to read a definition again each time it needs a new instance.
+///
+/// Every ``Assembly`` conforms; you never conform a type yourself. (A protocol, so that the key
+/// paths and closures the methods take are typed by the assembly you call them on.)
+///
+/// A singleton that needs a new object graph for each request, job or screen keeps a provider
+/// rather than an assembly or a closure that captures one:
+///
+/// ```swift
+/// final class NotesAssembly: Assembly, @unchecked Sendable {
+///     var controller: NotesController {
+///         define(scope: .singleton) {
+///             NotesController(makeHandler: self.provider { assembly, request in assembly.handler(for: request) })
+///         }
+///     }
+///
+///     func handler(for request: Request) -> NoteHandler {
+///         define(arguments: request) { NoteHandler(request: request, store: self.store) }
+///     }
+/// }
+///
+/// final class NotesController: Sendable {
+///     let makeHandler: @Sendable (Request) -> NoteHandler
+///     ...
+/// }
+/// ```
+///
+/// A provider holds its family weakly: it keeps neither the assembly it was made from nor its
+/// family's singletons alive, so a singleton that holds one doesn't keep the singletons of its own
+/// family alive after the root is released. Called after the root is released, it stops with a
+/// message that names the root. Each call reads the member as if it were read where the provider is
+/// called — outside any resolution, in a new object graph — and in the calling task, so
+/// ``Overrides`` that the task applies replace what it reads.
+public protocol Providing: AnyObject {}
+
+extension Assembly: Providing {}
+
+extension Providing where Self: Assembly {
+    /// A function that reads `keyPath` of this assembly's family each time it is called.
+    ///
+    /// ```swift
+    /// var scheduler: Scheduler {
+    ///     define(scope: .singleton) { Scheduler(makeJob: self.provider(\.job)) }
+    /// }
+    /// ```
+    ///
+    /// The function holds the family weakly (see ``Providing``): call it while the family's root is
+    /// alive. Each call is a read of `keyPath` where the function is called: a new object graph for
+    /// an object-graph or prototype member read outside any resolution, the family's instance for a
+    /// singleton.
+    ///
+    /// - Parameters:
+    ///   - keyPath: The member to read.
+    ///   - file: Where the provider is made, for messages. Leave the default.
+    ///   - line: Where the provider is made, for messages. Leave the default.
+    /// - Returns: A function that reads `keyPath` in this assembly's family.
+    public func provider<Value>(
+        _ keyPath: KeyPath<Self, Value> & Sendable,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> @Sendable () -> Value {
+        let family = ProvidedFamily(family, made: Self.self, file: file, line: line)
+        return { family.assembly(of: Self.self)[keyPath: keyPath] }
+    }
+
+    /// A function that reads, each time it is called, what `read` reads from this assembly's family
+    /// with the arguments the call passes: the way to keep a method with parameters.
+    ///
+    /// ```swift
+    /// let makeHandler = self.provider { assembly, request in assembly.handler(for: request) }
+    /// let handler = makeHandler(request)
+    /// ```
+    ///
+    /// `read` gets this family's instance of the assembly at each call; read through it, not through
+    /// `self`, which the closure would keep alive. The function holds the family weakly (see
+    /// ``Providing``): call it while the family's root is alive.
+    ///
+    /// - Parameters:
+    ///   - file: Where the provider is made, for messages. Leave the default.
+    ///   - line: Where the provider is made, for messages. Leave the default.
+    ///   - read: Reads a member of the assembly it is given, with the call's arguments.
+    /// - Returns: A function that calls `read` with this family's instance of the assembly.
+    public func provider<each Argument, Value>(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ read: @escaping @Sendable (Self, repeat each Argument) -> Value
+    ) -> @Sendable (repeat each Argument) -> Value {
+        let family = ProvidedFamily(family, made: Self.self, file: file, line: line)
+        return { (arguments: repeat each Argument) -> Value in
+            read(family.assembly(of: Self.self), repeat each arguments)
+        }
+    }
+
+    /// A function that reads what the throwing `read` reads from this assembly's family each time it
+    /// is called, and throws what `read` throws.
+    ///
+    /// ```swift
+    /// let makeStatement = self.provider { (assembly, id: Int) throws(StatementError) in
+    ///     try assembly.statement(for: id)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - file: Where the provider is made, for messages. Leave the default.
+    ///   - line: Where the provider is made, for messages. Leave the default.
+    ///   - read: Reads a member of the assembly it is given, with the call's arguments.
+    /// - Returns: A function that calls `read` with this family's instance of the assembly.
+    public func provider<each Argument, Value, Failure: Error>(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ read: @escaping @Sendable (Self, repeat each Argument) throws(Failure) -> Value
+    ) -> @Sendable (repeat each Argument) throws(Failure) -> Value {
+        let family = ProvidedFamily(family, made: Self.self, file: file, line: line)
+        return { (arguments: repeat each Argument) throws(Failure) -> Value in
+            try read(family.assembly(of: Self.self), repeat each arguments)
+        }
+    }
+
+    /// A function that reads what the async `read` reads from this assembly's family each time it is
+    /// called: for members declared `get async`, and `async` methods.
+    ///
+    /// ```swift
+    /// let makeSession = self.provider { assembly, user in await assembly.session(for: user) }
+    /// let session = await makeSession(user)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - file: Where the provider is made, for messages. Leave the default.
+    ///   - line: Where the provider is made, for messages. Leave the default.
+    ///   - read: Reads a member of the assembly it is given, with the call's arguments.
+    /// - Returns: A function that calls `read` with this family's instance of the assembly.
+    public func provider<each Argument, Value>(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ read: @escaping @Sendable (Self, repeat each Argument) async -> Value
+    ) -> @Sendable (repeat each Argument) async -> Value {
+        let family = ProvidedFamily(family, made: Self.self, file: file, line: line)
+        return { (arguments: repeat each Argument) async -> Value in
+            await read(family.assembly(of: Self.self), repeat each arguments)
+        }
+    }
+
+    /// A function that reads what the async, throwing `read` reads from this assembly's family each
+    /// time it is called, and throws what `read` throws.
+    ///
+    /// ```swift
+    /// let makeConnection = self.provider { (assembly, tenant: String) async throws(DatabaseError) in
+    ///     try await assembly.connection(for: tenant)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - file: Where the provider is made, for messages. Leave the default.
+    ///   - line: Where the provider is made, for messages. Leave the default.
+    ///   - read: Reads a member of the assembly it is given, with the call's arguments.
+    /// - Returns: A function that calls `read` with this family's instance of the assembly.
+    public func provider<each Argument, Value, Failure: Error>(
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ read: @escaping @Sendable (Self, repeat each Argument) async throws(Failure) -> Value
+    ) -> @Sendable (repeat each Argument) async throws(Failure) -> Value {
+        let family = ProvidedFamily(family, made: Self.self, file: file, line: line)
+        return { (arguments: repeat each Argument) async throws(Failure) -> Value in
+            try await read(family.assembly(of: Self.self), repeat each arguments)
+        }
+    }
+}
