@@ -6,7 +6,7 @@ import PackageDescription
 //
 //     swift run --package-path Recipes ConfigurationRecipe   # or PerRequestRecipe, SessionRecipe,
 //                                                             # MethodDoubleRecipe, PluginsRecipe,
-//                                                             # ObservationRecipe
+//                                                             # ObservationRecipe, LifecycleRecipe
 
 let package = Package(
     name: "Recipes",
@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.3.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .executableTarget(
@@ -43,6 +44,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        .executableTarget(
+            name: "LifecycleRecipe",
+            dependencies: [
+                .product(name: "Assemblies", package: "Assemblies"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(

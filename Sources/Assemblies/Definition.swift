@@ -111,6 +111,33 @@ public struct Definition<T> {
         withResolver { $0.addHook(in: handle, key: key, isDeferred: false) { hook($0 as! T) } }
     }
 
+    /// Declares how the instance shuts down when its family does (see ``Assembly/shutDown()``): for
+    /// a singleton, or an instance of a resettable scope, that owns a resource — a connection pool,
+    /// an HTTP client, a file.
+    ///
+    /// ```swift
+    /// var client: HTTPClient {
+    ///     define(scope: .singleton) { definition in
+    ///         definition.onShutdown { client in try await client.shutdown() }
+    ///         return HTTPClient()
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The family calls `shutdown` once, with the instance the body returned, when it shuts down:
+    /// the instances built last first, and for one instance the shutdown declared last first. An
+    /// instance that ``Assembly/reset(_:)`` drops is shut down with its family too. A body that throws declares nothing. Only stored instances shut down: in
+    /// any other scope, and in a weak singleton, which the family doesn't keep, the program stops
+    /// with a message.
+    ///
+    /// - Parameter shutdown: Releases what the instance owns; what it throws, ``Assembly/shutDown()``
+    ///   throws once every instance has been shut down.
+    public func onShutdown(_ shutdown: @escaping @Sendable (T) async throws -> Void) {
+        withResolver { resolver in
+            resolver.addShutdown(in: handle, key: key) { object in try await shutdown(unboxed(object) as! T) }
+        }
+    }
+
     /// Adds a step that runs when the whole object graph is complete: after the outermost
     /// definition of the top-level read has returned, before the read hands its result back.
     ///

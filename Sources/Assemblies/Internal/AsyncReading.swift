@@ -64,7 +64,7 @@ enum AsyncReading {
         if let graph, graph.family === family {
             return .inGraph(graph)
         }
-        if family.isIntercepted { family.requireRoot(reading: key) }
+        if family.isIntercepted { family.requireOpen(reading: key) }
         return .newGraph(outer: graph)
     }
 

@@ -186,6 +186,52 @@ enum Failure {
         )
     }
 
+    static func readAfterShutdownBegan(_ key: DefinitionKey, root: Assembly.Type) -> Never {
+        stop(
+            """
+            \(key.description) was read after its family began to shut down (\(root).shutDown()): a \
+            family that shuts down finishes the reads already running, and refuses new ones. To fix \
+            this, stop what reads the family before shutting it down — in a server, let the HTTP \
+            server finish its requests first (a ServiceGroup of swift-service-lifecycle shuts its \
+            services down in the reverse order of the list it was given).
+            """
+        )
+    }
+
+    static func shutdownInsideARead(_ root: Assembly.Type) -> Never {
+        stop(
+            """
+            shutDown() was called inside a read of the family of \(root), from a definition body or a \
+            hook: the shutdown waits for the instances being built, and this read is building one, \
+            so neither could finish. To fix this, shut the family down from outside its reads — from \
+            the code that started the server, or a service of a ServiceGroup.
+            """
+        )
+    }
+
+    static func buildAfterShutdown(_ key: DefinitionKey) -> Never {
+        stop(
+            """
+            \(key.description) was built after its family had shut down: a read that was running when \
+            shutDown() began went on after it had finished, and read a stored instance no one had \
+            built yet. To fix this, let the reads of the family finish before shutting it down.
+            """
+        )
+    }
+
+    static func shutdownOfUnstoredInstance(_ key: DefinitionKey, scope: Scope.Kind) -> Never {
+        let scopeName = Scope(scope).description
+        stop(
+            """
+            \(key.description) (\(scopeName)) declares a shutdown with onShutdown, but the family keeps \
+            only its singletons and the instances of its resettable scopes until it shuts down: \
+            an instance of .\(scopeName) belongs to whoever reads it. To fix this, give \
+            \(key.description) the .singleton scope or a resettable one, or shut the instance down \
+            where the code that reads it is done with it.
+            """
+        )
+    }
+
     static func providerOutlivedItsRoot(
         _ root: Assembly.Type,
         madeFrom assembly: Assembly.Type,

@@ -21,7 +21,8 @@ final class Family: Sendable {
     /// for a released one at the same address.
     @usableFromInline let id: UInt64
     /// How many override contexts of this family exist in any task, plus key paths being
-    /// captured, plus one while it has an ``Observation``, plus one once its root is released. While it is zero, no read looks for a
+    /// captured, plus one while it has an ``Observation``, plus one once its root is released, plus
+    /// one once it began to shut down. While it is zero, no read looks for a
     /// task's overrides or reports itself, and singletons come from the per-thread caches: a read
     /// checks this one word first.
     @usableFromInline let interceptCount = AtomicCount()
@@ -35,9 +36,11 @@ final class Family: Sendable {
     /// out which definition their closure reads (they count in ``interceptCount`` too). While it is
     /// zero, an intercepted read doesn't look for ``OverrideCapture/pending``.
     let asyncCaptures = AtomicCount()
-    /// One once the root has been released (it counts in ``interceptCount`` too): a read that would
-    /// open a graph of the family then stops instead (see ``requireRoot(reading:)``).
+    /// One once the root has been released, and one once the family began to shut down (each counts
+    /// in ``interceptCount`` too): a read that would open a graph of the family then stops instead
+    /// (see ``requireOpen(reading:)``).
     private let rootReleased = AtomicCount()
+    private let shutdownBegan = AtomicCount()
     /// The singletons, weak singletons and resettable scopes' instances.
     @usableFromInline let singletons = SingletonStore()
     /// The values the root was created with; immutable, so read without a lock.
@@ -61,6 +64,7 @@ final class Family: Sendable {
         var isOrphaned = false
         var isActivated = false
         var isActivatedAsynchronously = false
+        var shutdown = FamilyShutdown<CheckedContinuation<Void, Never>>.running
     }
 
     /// The families whose async eager singletons the current task is building (see
@@ -101,6 +105,7 @@ final class Family: Sendable {
         observedCount.deallocate()
         asyncCaptures.deallocate()
         rootReleased.deallocate()
+        shutdownBegan.deallocate()
     }
 
     // MARK: Assemblies
@@ -127,11 +132,71 @@ final class Family: Sendable {
     /// Whether the root has been released: the family has let go of its collaborators.
     var isOrphaned: Bool { !rootReleased.isZero }
 
-    /// Stops a read of `key` that would open a graph of the family once its root is released.
-    /// Graphs already open finish; every read after them stops here, whatever reaches the family — a
-    /// collaborator kept beyond the root, a closure that captured one.
-    func requireRoot(reading key: DefinitionKey) {
+    /// Whether the root has been released or the family began to shut down: its singletons no
+    /// longer come from the caches, so that each read meets ``requireOpen(reading:)``.
+    var isClosing: Bool { !rootReleased.isZero || !shutdownBegan.isZero }
+
+    /// Stops a read of `key` that would open a graph of the family once its root is released, or once
+    /// it began to shut down. Graphs already open finish; every read after them stops here, whatever
+    /// reaches the family — a collaborator kept beyond the root, a closure that captured one.
+    func requireOpen(reading key: DefinitionKey) {
         if isOrphaned { Failure.readAfterRootReleased(key, root: configuration.rootType) }
+        if !shutdownBegan.isZero && Self.shuttingDownInThisTask != id {
+            Failure.readAfterShutdownBegan(key, root: configuration.rootType)
+        }
+    }
+
+    /// The family whose instances this task is shutting down, which its shutdowns may read (a
+    /// logger, say), or 0.
+    @TaskLocal private static var shuttingDownInThisTask: UInt64 = 0
+
+    // MARK: Shutting down
+
+    /// Shuts the family down, once (see ``Assembly/shutDown()``): refuses new top-level reads, waits
+    /// for the stored instances being built, then shuts down every instance that declared a
+    /// shutdown, the last built first, each once, and throws what they threw.
+    func shutDown() async throws(ShutdownError) {
+        // A shutdown that shuts its own family down again would wait for itself.
+        if Self.shuttingDownInThisTask == id { return }
+        var graph = AsyncGraph.ofCurrentTask()
+        while let open = graph {
+            // The shutdown would wait for the instance this body is building, which waits for it.
+            if open.family === self { Failure.shutdownInsideARead(configuration.rootType) }
+            graph = open.outer
+        }
+        switch state.withLock({ $0.shutdown.call() }) {
+        case .returnAtOnce:
+            return
+        case .waitForTheFirstCall:
+            await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+                if !state.withLock({ $0.shutdown.wait(finished) }) { finished.resume() }
+            }
+            return
+        case .shutDown:
+            break
+        }
+        shutdownBegan.increment()
+        interceptCount.increment()
+        var failures: [ShutdownError.Failure] = []
+        // Reads that were running when the shutdown began may build more while the first instances
+        // shut down: those are shut down next.
+        while true {
+            await singletons.drain()
+            let pending = singletons.takeShutdowns()
+            if pending.isEmpty { break }
+            for instance in pending {
+                do {
+                    try await Self.$shuttingDownInThisTask.withValue(id) { try await instance.run(instance.object) }
+                } catch {
+                    failures.append(ShutdownError.Failure(definition: instance.key.key.description, error: error))
+                }
+            }
+        }
+        singletons.close()
+        for waiter in state.withLock({ $0.shutdown.finish() }) {
+            waiter.resume()
+        }
+        if !failures.isEmpty { throw ShutdownError(failures: failures) }
     }
 
     /// The root assembly, while it is alive.

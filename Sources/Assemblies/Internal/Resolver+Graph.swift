@@ -471,6 +471,20 @@ extension Resolver {
         hooks.waiting.append(Hook(serial: handle.serial, isDeferred: isDeferred, run: run))
     }
 
+    /// Makes `run` how the instance of the frame that `handle` names shuts down: a frame that builds
+    /// a singleton or an instance of a resettable scope (see ``Definition/onShutdown(_:)``).
+    func addShutdown(in handle: DefinitionHandle, key: DefinitionKey, _ run: @escaping SingletonSlot.Shutdown) {
+        let index = handle.frame
+        guard index < frames.count, frames[index].serial == handle.serial else {
+            Failure.definitionUsedOutsideItsBody(key)
+        }
+        let scope = frames[index].scope
+        guard scope == .singleton || scope == .resettable,
+            let build = building.last(where: { $0.serial == handle.serial })
+        else { Failure.shutdownOfUnstoredInstance(frames[index].key, scope: scope) }
+        build.store.addShutdown(run, for: build.slot)
+    }
+
     // MARK: Registering
 
     /// Puts `object` (a class instance, or a ``ValueBox``) into the graph as the instance of the frame

@@ -23,7 +23,7 @@ extension Resolver {
     @usableFromInline
     @inline(never)
     static func readsCachedSingletons(of family: Family) -> Bool {
-        guard family.observedCount.isZero && family.asyncCaptures.isZero && !family.isOrphaned else { return false }
+        guard family.observedCount.isZero && family.asyncCaptures.isZero && !family.isClosing else { return false }
         if let address = assemblies_resolver() {
             let (isCapturing, isInPlainGraph, seesNoOverride) = Unmanaged<Resolver>.fromOpaque(address)
                 ._withUnsafeGuaranteedRef {

@@ -225,7 +225,7 @@ extension Resolver {
         observedBy observation: Observation?,
         suspends: Bool
     ) -> Decision {
-        if family.isIntercepted { family.requireRoot(reading: key) }
+        if family.isIntercepted { family.requireOpen(reading: key) }
         beginGraph(of: family, keepingSingletonsIn: store, overriddenBy: context, observedBy: observation)
         let decision =
             enterQuickly(key, scope: scope, in: family).map(Decision.init)

@@ -27,6 +27,13 @@ final class SingletonSlot: @unchecked Sendable {
     var key: DefinitionKey { storedKey.key }
     let scope: Scope
     private(set) var state: State
+    /// How its instance shuts down, declared by its body (``Definition/onShutdown(_:)``), in the
+    /// order declared; the store lists them when the slot is published, and drops them with the slot
+    /// when the build is given up.
+    var shutdowns: [Shutdown] = []
+
+    /// Shuts down a stored instance, as the store keeps it (an object, or a ``ValueBox``).
+    typealias Shutdown = @Sendable (AnyObject) async throws -> Void
 
     enum State {
         /// The graph of `owner` — a thread, or a task — builds it, in the frame `builder`.
@@ -117,6 +124,14 @@ final class SingletonSlot: @unchecked Sendable {
         case .published(let object): object
         case .publishedWeakly(let reference): reference.object
         case .building, .held, .gone: nil
+        }
+    }
+
+    /// Whether a thread or task is building it, or holds its finished instance back.
+    var isUnfinished: Bool {
+        switch state {
+        case .building, .held: true
+        case .published, .publishedWeakly, .gone: false
         }
     }
 

@@ -16,13 +16,37 @@
 /// `deinit` runs under it.
 @usableFromInline
 final class SingletonStore: @unchecked Sendable {
-    // @unchecked: `slots` and `resettables` (and every slot's fields) are only touched under `lock`.
+    // @unchecked: `slots`, `resettables`, `shutdowns` and `draining` (and every slot's fields) are
+    // only touched under `lock`.
     private let lock = Lock()
     /// Broadcast when a thread or task becomes a slot's waiter (see ``awaitWaiter(member:within:)``).
     private let waiterAdded = Condition()
     private var slots: [DefinitionKey: SingletonSlot] = [:]
     /// The published instances of each resettable scope, in the order they were built.
     private var resettables: [UInt32: [SingletonSlot]] = [:]
+    /// The published instances that declared a shutdown, in the order they were published — those
+    /// a reset dropped included: each is shut down once, when its family is.
+    private var shutdowns: [PendingShutdown] = []
+    /// Where the store is in its family's shutdown (see ``drain()``).
+    private var draining = Draining.open
+
+    /// An instance to shut down, with how, and its key for the message when it throws.
+    struct PendingShutdown: @unchecked Sendable {
+        // @unchecked: `object` is only handed to `run`, once, by the shutdown that took it.
+        let key: StoredKey
+        let object: AnyObject
+        let run: SingletonSlot.Shutdown
+    }
+
+    /// How far the store is in its family's shutdown.
+    enum Draining {
+        /// Builds what is read.
+        case open
+        /// Builds what is read, and resumes `finished` once no slot is being built or held back.
+        case waiting(finished: CheckedContinuation<Void, Never>)
+        /// Shut down: refuses every build.
+        case closed
+    }
 
     /// What a read of a stored definition gets from the store.
     enum Claim {
@@ -141,7 +165,9 @@ final class SingletonStore: @unchecked Sendable {
         let claim: Claim
         switch slot.claim(by: thread, in: claimant.frame, chain: claimant.chain) {
         case .instance(let object): claim = .instance(object)
-        case .build(let chain): claim = .build(slot, chain: chain)
+        case .build(let chain):
+            refuseBuildOnceClosed(key)
+            claim = .build(slot, chain: chain)
         case .inFlight(let object, let builder): claim = .inFlight(object, builder: builder)
         case .heldBelow(let chain): claim = .heldBelow(chain: chain)
         case .busy(let owner):
@@ -186,7 +212,9 @@ final class SingletonStore: @unchecked Sendable {
             let slot = slot(key, scope: scope)
             switch slot.claim(by: claimant.thread, in: claimant.frame, chain: claimant.chain) {
             case .instance(let object): return .instance(object)
-            case .build(let chain): return .build(slot, chain: chain)
+            case .build(let chain):
+                refuseBuildOnceClosed(key)
+                return .build(slot, chain: chain)
             case .inFlight(let object, let builder): return .inFlight(object, builder: builder)
             case .heldBelow, .busy: return .busy(slot)
             }
@@ -345,6 +373,11 @@ final class SingletonStore: @unchecked Sendable {
     /// lock is let go.
     private func wake(_ wakeup: SingletonSlot.Wakeup) -> [TaskWaiter.Resume] {
         if !wakeup.waiters.isEmpty { WaitRegistry.woke(wakeup.waiters, threads: wakeup.threads) }
+        if case .waiting(let finished) = draining, !slots.values.contains(where: \.isUnfinished) {
+            // The last slot being built has finished: the shutdown goes on, once the lock is let go.
+            draining = .open
+            return wakeup.tasks + [{ _ in finished.resume() }]
+        }
         return wakeup.tasks
     }
 
@@ -399,6 +432,10 @@ final class SingletonStore: @unchecked Sendable {
         let (ended, dropped, tasks) = lock.withLock {
             () -> (SingletonSlot.Ended, AnyObject?, [TaskWaiter.Resume]) in
             let (ended, dropped) = slot.publish(object)
+            for run in slot.shutdowns {
+                shutdowns.append(PendingShutdown(key: slot.storedKey, object: object, run: run))
+            }
+            slot.shutdowns = []
             if dropped != nil {
                 if slots[slot.key] === slot { slots[slot.key] = nil }
             } else if slot.scope.kind == .resettable {
@@ -424,6 +461,54 @@ final class SingletonStore: @unchecked Sendable {
         // Released here, outside the lock: a deinit may read the family.
         withExtendedLifetime(ended) {}
         for resume in tasks { resume(.changed) }
+    }
+
+    // MARK: Shutting down
+
+    /// Adds `run` to how the instance that `slot`, being built, publishes shuts down.
+    func addShutdown(_ run: @escaping SingletonSlot.Shutdown, for slot: SingletonSlot) {
+        lock.withLock { slot.shutdowns.append(run) }
+    }
+
+    /// Returns once no slot is being built or held back: every instance built so far that declared
+    /// a shutdown is then listed (see ``takeShutdowns()``). The family refuses new top-level reads
+    /// meanwhile (see ``Family/requireOpen(reading:)``); the reads already running go on, and may
+    /// build more.
+    func drain() async {
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            let isDrained = lock.withLock {
+                guard case .open = draining, slots.values.contains(where: \.isUnfinished) else { return true }
+                draining = .waiting(finished: finished)
+                return false
+            }
+            if isDrained { finished.resume() }
+        }
+    }
+
+    /// Whether a shutdown waits for slots being built, for tests.
+    var isWaitingToDrain: Bool {
+        lock.withLock {
+            if case .waiting = draining { return true }
+            return false
+        }
+    }
+
+    /// Refuses every build from now on: the family has shut down.
+    func close() {
+        lock.withLock { draining = .closed }
+    }
+
+    /// The instances to shut down, the last published first; each is handed out once.
+    func takeShutdowns() -> [PendingShutdown] {
+        lock.withLock {
+            defer { shutdowns = [] }
+            return shutdowns.reversed()
+        }
+    }
+
+    /// Stops a build that a read starts after the family has shut down. Lock held.
+    private func refuseBuildOnceClosed(_ key: DefinitionKey) {
+        if case .closed = draining { Failure.buildAfterShutdown(key) }
     }
 
     // MARK: Resetting

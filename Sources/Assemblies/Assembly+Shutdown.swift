@@ -1,0 +1,38 @@
+// Shutting a family down.
+
+extension Assembly {
+    /// Shuts this assembly's family down: releases what its singletons and the instances of its
+    /// resettable scopes own, through the shutdowns their definitions declared with
+    /// ``Definition/onShutdown(_:)``.
+    ///
+    /// ```swift
+    /// var database: Database {
+    ///     define(scope: .singleton) { definition in
+    ///         definition.onShutdown { database in try await database.close() }
+    ///         return Database(url: self.configuration(Settings.self).databaseURL)
+    ///     }
+    /// }
+    ///
+    /// try await app.shutDown()   // closes the database
+    /// ```
+    ///
+    /// In order:
+    /// 1. Reads that would start a new graph of the family stop with a message that says the family
+    ///    is shutting down — except those the shutdowns make (a shutdown may log through the family's
+    ///    logger); reads already running go on.
+    /// 2. Once no singleton (or instance of a resettable scope) is being built, each instance that
+    ///    declared a shutdown is shut down, the last built first — so an instance shuts down before
+    ///    the instances it was built from — each once, one at a time. Those that reads still running
+    ///    build meanwhile are shut down next.
+    /// 3. What the shutdowns threw is thrown together, once every instance has been shut down.
+    ///
+    /// A second call, while the first runs, waits for it; once the family is shut down, a call returns
+    /// at once. Any assembly of the family shuts the whole family down. The instances themselves are
+    /// released with the family, when its root is. For a server, shut the family down after whatever
+    /// serves requests has stopped: see <doc:Recipes#Shutting-a-server-down>.
+    ///
+    /// - Throws: ``ShutdownError``, listing every shutdown that threw.
+    public final func shutDown() async throws(ShutdownError) {
+        try await family.shutDown()
+    }
+}

@@ -1,0 +1,292 @@
+import Foundation
+import Testing
+
+@testable import Assemblies
+
+/// What the shutdowns of a test's family did, in order.
+private final class ShutdownLog: Sendable {
+    private let entries = Guarded<[String]>([])
+
+    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withLock { $0 } }
+}
+
+private final class ShutdownPool: Sendable {}
+private final class ShutdownClient: Sendable {
+    let pool: ShutdownPool
+    init(pool: ShutdownPool) { self.pool = pool }
+}
+private final class ShutdownSession: Sendable {}
+private final class ShutdownRequest {}
+
+private struct ShutdownFailed: Error, Equatable {
+    let name: String
+}
+
+private final class ShutdownAssembly: Assembly, @unchecked Sendable {
+    var log: ShutdownLog { configuration(ShutdownLog.self) }
+    var gate: Gate { configuration(Gate.self) }
+
+    var pool: ShutdownPool {
+        define(scope: .singleton) { definition in
+            definition.onShutdown { pool in
+                self.log.append("pool")
+                #expect(pool === self.pool, "a shutdown may read the family")
+            }
+            return ShutdownPool()
+        }
+    }
+
+    var client: ShutdownClient {
+        define(scope: .singleton) { definition in
+            definition.onShutdown { client in self.log.append(client.pool === self.pool ? "client" : "client?") }
+            return ShutdownClient(pool: self.pool)
+        }
+    }
+
+    var failingCache: ShutdownPool {
+        define(scope: .singleton) { definition in
+            definition.onShutdown { _ in
+                self.log.append("cache")
+                throw ShutdownFailed(name: "cache")
+            }
+            return ShutdownPool()
+        }
+    }
+
+    var failingQueue: ShutdownPool {
+        define(scope: .singleton) { definition in
+            definition.onShutdown { _ in
+                self.log.append("queue")
+                throw ShutdownFailed(name: "queue")
+            }
+            return ShutdownPool()
+        }
+    }
+
+    var session: ShutdownSession {
+        define(scope: .resettable("shutdown-session")) { definition in
+            definition.onShutdown { _ in self.log.append("session") }
+            return ShutdownSession()
+        }
+    }
+
+    var slowPool: ShutdownPool {
+        get async {
+            await define(scope: .singleton) { definition in
+                definition.onShutdown { _ in self.log.append("slow pool") }
+                self.log.append("building slow pool")
+                await self.gate.wait()
+                return ShutdownPool()
+            }
+        }
+    }
+
+    var throwingBody: ShutdownPool {
+        get throws(ShutdownFailed) {
+            try define(scope: .singleton) { (definition: Definition<ShutdownPool>) throws(ShutdownFailed) in
+                definition.onShutdown { _ in self.log.append("never built") }
+                throw ShutdownFailed(name: "body")
+            }
+        }
+    }
+
+    var twoStepPool: ShutdownPool {
+        define(scope: .singleton) { definition in
+            definition.onShutdown { _ in self.log.append("drain") }
+            definition.onShutdown { _ in
+                self.log.append("stop accepting")
+                try await self.shutDown()  // from a shutdown: returns at once
+            }
+            return ShutdownPool()
+        }
+    }
+
+    var shutsDownWhileBuilt: ShutdownPool {
+        get async {
+            await define(scope: .singleton) {
+                try? await self.shutDown()
+                return ShutdownPool()
+            }
+        }
+    }
+
+    var request: ShutdownRequest {
+        define { definition in
+            definition.onShutdown { _ in }
+            return ShutdownRequest()
+        }
+    }
+}
+
+@Suite("Shutting a family down") struct ShutdownTests {
+    private func makeAssembly() -> (ShutdownAssembly, ShutdownLog, Gate) {
+        let log = ShutdownLog()
+        let gate = Gate()
+        return (ShutdownAssembly(configuration: log, gate), log, gate)
+    }
+
+    @Test func instancesShutDownOnceTheLastBuiltFirst() async throws {
+        let (app, log, _) = makeAssembly()
+        _ = app.client  // builds the pool first, then the client
+        try await app.shutDown()
+        #expect(log.all == ["client", "pool"])
+        try await app.shutDown()
+        #expect(log.all == ["client", "pool"], "a second call shuts nothing down again")
+    }
+
+    @Test func onlyWhatWasBuiltShutsDown() async throws {
+        let (app, log, _) = makeAssembly()
+        _ = app.pool
+        #expect(throws: ShutdownFailed(name: "body")) { _ = try app.throwingBody }
+        try await app.shutDown()
+        #expect(log.all == ["pool"], "neither the client, never read, nor a body that threw")
+    }
+
+    @Test func everyShutdownRunsAndTheirErrorsAreThrownTogether() async {
+        let (app, log, _) = makeAssembly()
+        _ = app.failingCache
+        _ = app.pool
+        _ = app.failingQueue
+        do {
+            try await app.shutDown()
+            Issue.record("the shutdown should have thrown")
+        } catch {
+            #expect(
+                error.failures.map(\.definition) == ["ShutdownAssembly.failingQueue", "ShutdownAssembly.failingCache"]
+            )
+            #expect(
+                error.failures.map { $0.error as? ShutdownFailed } == [
+                    ShutdownFailed(name: "queue"), ShutdownFailed(name: "cache"),
+                ]
+            )
+            #expect(error.description.contains("ShutdownAssembly.failingQueue: ShutdownFailed(name: \"queue\")"))
+        }
+        #expect(log.all == ["queue", "pool", "cache"])
+    }
+
+    @Test func anInstanceAResetDroppedShutsDownWithItsFamily() async throws {
+        let (app, log, _) = makeAssembly()
+        let first = app.session
+        app.reset(.resettable("shutdown-session"))
+        let second = app.session
+        #expect(first !== second)
+        try await app.shutDown()
+        #expect(log.all == ["session", "session"])
+    }
+
+    @Test func theShutdownWaitsForAStoredInstanceBeingBuilt() async throws {
+        let (app, log, gate) = makeAssembly()
+        let building = Task { await app.slowPool }
+        #expect(await until { log.all == ["building slow pool"] })
+        let shutdown = Task { try await app.shutDown() }
+        #expect(await until { app.family.singletons.isWaitingToDrain })
+        #expect(log.all == ["building slow pool"], "nothing shuts down while an instance is being built")
+        gate.open()
+        _ = await building.value
+        try await shutdown.value
+        #expect(log.all == ["building slow pool", "slow pool"])
+    }
+
+    @Test func aCallMadeWhileTheFamilyShutsDownWaitsForIt() async throws {
+        let (app, log, gate) = makeAssembly()
+        let building = Task { await app.slowPool }
+        #expect(await until { log.all == ["building slow pool"] })
+        let first = Task { try await app.shutDown() }
+        #expect(await until { app.family.singletons.isWaitingToDrain })
+        let second = Task {
+            try await app.shutDown()
+            return log.all
+        }
+        gate.open()
+        _ = await building.value
+        try await first.value
+        #expect(
+            try await second.value == ["building slow pool", "slow pool"],
+            "the second call returned after the first"
+        )
+    }
+
+    @Test func aReadAfterTheShutdownBeganStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            stopsAfter(seconds: 20)
+            let app = ShutdownAssembly(configuration: ShutdownLog(), Gate())
+            _ = app.pool
+            try? await app.shutDown()
+            _ = app.client
+        }
+        let message = stderr(of: result)
+        #expect(
+            message.contains(
+                "ShutdownAssembly.client was read after its family began to shut down (ShutdownAssembly.shutDown())"
+            )
+        )
+        #expect(message.contains("stop what reads the family before shutting it down"))
+    }
+
+    @Test func aCachedSingletonReadAfterTheShutdownStopsToo() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            stopsAfter(seconds: 20)
+            let app = ShutdownAssembly(configuration: ShutdownLog(), Gate())
+            _ = app.pool
+            _ = app.pool  // cached on this thread
+            try? await app.shutDown()
+            _ = app.pool
+        }
+        #expect(stderr(of: result).contains("ShutdownAssembly.pool was read after its family began to shut down"))
+    }
+
+    @Test func aShutdownInAnotherScopeStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = ShutdownAssembly(configuration: ShutdownLog(), Gate()).request
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("ShutdownAssembly.request (objectGraph) declares a shutdown with onShutdown"))
+        #expect(message.contains("give ShutdownAssembly.request the .singleton scope or a resettable one"))
+    }
+
+    @Test func theShutdownsOfOneInstanceRunTheLastDeclaredFirst() async throws {
+        let (app, log, _) = makeAssembly()
+        _ = app.pool
+        _ = app.twoStepPool
+        try await app.shutDown()
+        #expect(log.all == ["stop accepting", "drain", "pool"])
+    }
+
+    @Test func aShutDownInsideAReadOfTheFamilyStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            stopsAfter(seconds: 20)
+            _ = await ShutdownAssembly(configuration: ShutdownLog(), Gate()).shutsDownWhileBuilt
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("shutDown() was called inside a read of the family of ShutdownAssembly"))
+        #expect(message.contains("shut the family down from outside its reads"))
+    }
+
+    // MARK: The state machine, without tasks
+
+    @Test func theFirstCallShutsDownTheOthersWaitThenReturnAtOnce() {
+        var shutdown = FamilyShutdown<Int>.running
+        #expect(shutdown.call() == .shutDown)
+        #expect(shutdown.call() == .waitForTheFirstCall)
+        let first = shutdown.wait(1)
+        #expect(first)
+        #expect(shutdown.call() == .waitForTheFirstCall)
+        let second = shutdown.wait(2)
+        #expect(second)
+        #expect(shutdown.finish() == [1, 2])
+        #expect(shutdown.call() == .returnAtOnce)
+        let afterwards = shutdown.wait(3)
+        #expect(!afterwards, "nothing to wait for once shut down")
+    }
+}
+
+/// Yields until `condition` holds, at most `seconds`: false if it never did.
+private func until(within seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        await Task.yield()
+    }
+    return true
+}
