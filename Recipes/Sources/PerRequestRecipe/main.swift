@@ -2,6 +2,13 @@ import Assemblies
 
 let server = ServerAssembly()
 
+// Before serving: every root the server reads, the per-request ones with a sample request, read
+// once in a sandbox of the family.
+let check = WiringCheck(of: server)
+check.read(\.controller)
+check.read("handler(for:)") { server in _ = server.handler(for: Request(id: 0, user: "sample")) }
+print(await check.run())
+
 // Requests handled at once, in tasks of their own: each top-level read is a graph of its own.
 let requests = [Request(id: 1, user: "ada"), Request(id: 2, user: "grace"), Request(id: 3, user: "alan")]
 let responses = await withTaskGroup(of: (Int, String).self) { group in

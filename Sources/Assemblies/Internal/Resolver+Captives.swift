@@ -47,7 +47,8 @@ extension Resolver {
 extension Family {
     /// Whether stored definitions built in this family are watched for captive dependencies.
     var checksCaptives: Bool {
-        withCaptives {
+        if WiringFindings.current != nil { return true }
+        return withCaptives {
             if case .ignore = $0.mode { return false }
             return true
         }
@@ -55,6 +56,10 @@ extension Family {
 
     /// Does what the family's mode says with `captive`.
     func report(_ captive: CaptiveDependency) {
+        if let findings = WiringFindings.current {
+            // A wiring check collects it, and leaves the family as it was.
+            return findings.add(.captiveDependency(captive))
+        }
         let (mode, isNew) = withCaptives { state in
             (state.mode, state.reported.insert(captive.chain).inserted)
         }
