@@ -64,6 +64,113 @@ extension Providing where Self: Assembly {
         return { family.assembly(of: Self.self)[keyPath: keyPath] }
     }
 
+    /// A function that reads `keyPath` in a graph of its own each time it is called, a graph that
+    /// carries the value the call passes: definitions of the graph read it with
+    /// ``Assembly/graphArgument(_:)``.
+    ///
+    /// ```swift
+    /// var request: Request { define { self.graphArgument(Request.self) } }
+    /// var handler: NotesHandler { define { NotesHandler(request: self.request, store: self.store) } }
+    ///
+    /// let makeHandler = self.provider(\.handler, carrying: Request.self)
+    /// let handler = makeHandler(request)
+    /// ```
+    ///
+    /// The definitions of one request are then plain properties, which tests replace by key path:
+    /// no method takes the request as an argument. Each call opens a graph of its own, even inside a
+    /// read of another graph, and the graph keeps the value until it closes. The function holds the
+    /// family weakly (see ``Providing``): call it while the family's root is alive.
+    ///
+    /// - Parameters:
+    ///   - keyPath: The member to read.
+    ///   - type: The type of the value each call carries into its graph; carry a struct for more.
+    ///   - file: Where the provider is made, for messages. Leave the default.
+    ///   - line: Where the provider is made, for messages. Leave the default.
+    /// - Returns: A function that reads `keyPath` in a new graph carrying its argument.
+    public func provider<Carried, Value>(
+        _ keyPath: KeyPath<Self, Value> & Sendable,
+        carrying type: Carried.Type,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> @Sendable (Carried) -> Value {
+        let family = ProvidedFamily(family, made: Self.self, file: file, line: line)
+        return { (value: Carried) -> Value in
+            let assembly = family.assembly(of: Self.self)
+            return Resolver.withCurrent { resolver in
+                resolver.inGraphOfItsOwn(of: assembly.family, carrying: GraphArguments(value)) {
+                    assembly[keyPath: keyPath]
+                }
+            }
+        }
+    }
+
+    /// A function that reads what the async `read` reads in a graph of its own each time it is
+    /// called, a graph that carries the value the call passes (see
+    /// ``provider(_:carrying:file:line:)``): for members declared `get async`.
+    ///
+    /// ```swift
+    /// let makeSession = self.provider(carrying: Request.self) { assembly in await assembly.session }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type of the value each call carries into its graph.
+    ///   - file: Where the provider is made, for messages. Leave the default.
+    ///   - line: Where the provider is made, for messages. Leave the default.
+    ///   - read: Reads a member of the assembly it is given.
+    /// - Returns: A function that calls `read` in a new graph carrying its argument.
+    public func provider<Carried, Value>(
+        carrying type: Carried.Type,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ read: @escaping @Sendable (Self) async -> Value
+    ) -> @Sendable (Carried) async -> Value {
+        let family = ProvidedFamily(family, made: Self.self, file: file, line: line)
+        return { (value: Carried) async -> Value in
+            let assembly = family.assembly(of: Self.self)
+            return await AsyncGraph.inGraphOfItsOwn(
+                of: assembly.family,
+                carrying: GraphArguments(value),
+                isolation: nil
+            ) {
+                await read(assembly)
+            }
+        }
+    }
+
+    /// A function that reads what the async, throwing `read` reads in a graph of its own each time it
+    /// is called, a graph that carries the value the call passes, and throws what `read` throws.
+    ///
+    /// ```swift
+    /// let makeHandler = self.provider(carrying: Request.self) { (assembly) async throws(NotesError) in
+    ///     try await assembly.handler
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type of the value each call carries into its graph.
+    ///   - file: Where the provider is made, for messages. Leave the default.
+    ///   - line: Where the provider is made, for messages. Leave the default.
+    ///   - read: Reads a member of the assembly it is given.
+    /// - Returns: A function that calls `read` in a new graph carrying its argument.
+    public func provider<Carried, Value, Failure: Error>(
+        carrying type: Carried.Type,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ read: @escaping @Sendable (Self) async throws(Failure) -> Value
+    ) -> @Sendable (Carried) async throws(Failure) -> Value {
+        let family = ProvidedFamily(family, made: Self.self, file: file, line: line)
+        return { (value: Carried) async throws(Failure) -> Value in
+            let assembly = family.assembly(of: Self.self)
+            return try await AsyncGraph.inGraphOfItsOwn(
+                of: assembly.family,
+                carrying: GraphArguments(value),
+                isolation: nil
+            ) { () async throws(Failure) -> Value in
+                try await read(assembly)
+            }
+        }
+    }
+
     /// A function that reads, each time it is called, what `read` reads from this assembly's family
     /// with the arguments the call passes: the way to keep a method with parameters.
     ///

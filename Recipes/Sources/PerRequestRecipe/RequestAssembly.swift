@@ -1,6 +1,6 @@
 import Assemblies
 
-struct Request: Hashable, Sendable {
+struct Request: Sendable {
     let id: Int
     let user: String
 }
@@ -33,6 +33,20 @@ final class OrderHandler {
     func respond() -> String { "orders of \(context.request.user) (request \(context.request.id))" }
 }
 
+final class ServerAssembly: Assembly, @unchecked Sendable {
+    var pool: ConnectionPool { define(scope: .singleton) { ConnectionPool() } }
+
+    /// The request of the graph being built: the value the controller's provider carries into it.
+    var request: Request { define { self.graphArgument(Request.self) } }
+
+    /// The top of a request's graph.
+    var handler: OrderHandler { define { OrderHandler(context: self.context, repository: self.repository) } }
+
+    var repository: OrderRepository { define { OrderRepository(context: self.context, pool: self.pool) } }
+
+    var context: RequestContext { define { RequestContext(request: self.request) } }
+}
+
 /// Lives as long as the server, and needs a new graph for each request: it keeps a provider.
 final class OrderController: Sendable {
     private let makeHandler: @Sendable (Request) -> OrderHandler
@@ -41,32 +55,11 @@ final class OrderController: Sendable {
         self.makeHandler = makeHandler
     }
 
-    func handle(_ request: Request) -> String { makeHandler(request).respond() }
-}
-
-final class ServerAssembly: Assembly, @unchecked Sendable {
-    var pool: ConnectionPool { define(scope: .singleton) { ConnectionPool() } }
-
-    /// The top of a request's graph: one read per request.
-    func handler(for request: Request) -> OrderHandler {
-        define(arguments: request) {
-            OrderHandler(context: self.context(for: request), repository: self.repository(for: request))
-        }
-    }
-
-    func repository(for request: Request) -> OrderRepository {
-        define(arguments: request) { OrderRepository(context: self.context(for: request), pool: self.pool) }
-    }
-
-    func context(for request: Request) -> RequestContext {
-        define(arguments: request) { RequestContext(request: request) }
-    }
+    func handle(_ request: Request) -> OrderHandler { makeHandler(request) }
 }
 
 extension ServerAssembly {
     var controller: OrderController {
-        define(scope: .singleton) {
-            OrderController(makeHandler: self.provider { server, request in server.handler(for: request) })
-        }
+        define(scope: .singleton) { OrderController(makeHandler: self.provider(\.handler, carrying: Request.self)) }
     }
 }

@@ -232,6 +232,43 @@ enum Failure {
         )
     }
 
+    static func noGraphArgument(_ type: Any.Type, reader: Assembly.Type, carried: [String]) -> Never {
+        let found =
+            carried.isEmpty
+            ? "the graph being built carries no argument"
+            : "the graph being built carries \(carried.joined(separator: ", ")) only"
+        stop(
+            """
+            \(reader).graphArgument(\(type).self) was read, but \(found). A graph carries the values of \
+            the provider call that opened it — `provider(\\.member, carrying: \(type).self)` — and \
+            nothing else does. To fix this, read this member through such a provider; in a test that \
+            reads it directly, replace the definition that reads the argument with `Overrides`.
+            """
+        )
+    }
+
+    static func graphArgumentReadByStoredInstance(_ chain: [DefinitionKey]) -> Never {
+        stop(
+            """
+            \(chain[0].description) would keep a graph's argument: it is stored for the family, and reads \
+            a value that a provider call carried into one graph (\(describe(chain))). Every later graph \
+            would get the first one's. To fix this, give \(chain[0].description) the .objectGraph scope, \
+            or pass it the value where the code that uses it has it.
+            """
+        )
+    }
+
+    static func providerCarryingInsideARead(_ root: Assembly.Type) -> Never {
+        stop(
+            """
+            a provider that carries arguments was called inside a read of the family of \(root), from \
+            an async definition body or a hook: its graph would be opened inside the graph of the read. \
+            To fix this, call the provider where the program handles a request or a job, outside the \
+            family's reads.
+            """
+        )
+    }
+
     static func providerOutlivedItsRoot(
         _ root: Assembly.Type,
         madeFrom assembly: Assembly.Type,

@@ -90,6 +90,11 @@ extension Resolver {
         graph.familyID = 0
         graph.family = nil
         graph.store = nil
+        if graph.arguments != nil {
+            // Released after the access has ended: an argument's deinit is user code.
+            let ended = graph.arguments.take()
+            _ = ended
+        }
         if !argumentEntries.isEmpty {
             for entry in argumentEntries {
                 entries.dropArguments(at: Int(entry.index))

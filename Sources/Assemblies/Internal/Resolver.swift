@@ -94,6 +94,8 @@ final class Resolver {
         /// What intercepts such a graph; nil while ``isIntercepting`` is false. The fast paths read
         /// the flag rather than test this for nil, which costs the graph of 10 sixteen instructions.
         var interception: Interception?
+        /// The values the provider call that opened the graph carries into it, if any.
+        var arguments: GraphArguments?
     }
 
     /// What intercepts a graph opened while its family was overridden by the task or observed.
