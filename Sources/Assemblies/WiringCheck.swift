@@ -21,6 +21,8 @@
 /// - **Captive dependencies** (see ``CaptiveDependencies``), whatever the family's mode, in a debug
 ///   build of the library — release builds don't check for them.
 /// - **Overrides no read used**, of the overrides given to ``init(of:applying:)``.
+/// - **Errors a shutdown throws**: the instances the check built that declared a shutdown
+///   (``Definition/onShutdown(_:)``) are shut down before ``run(isolation:)`` returns.
 ///
 /// Misuse — a cycle through initializers, a method with parameters read twice without `arguments:`,
 /// an explicit key used for two types, a configuration value that is missing — stops the program
@@ -75,6 +77,12 @@ public final class WiringCheck<Root: Assembly>: Sendable {
                             try await read(root)
                         } catch {
                             found.add(.threw(root: name, error: error))
+                        }
+                    }
+                    // The sandbox's instances release what they own, as the family's would.
+                    if let sandbox = OverrideContext.innermost(for: root.family)?.singletons() {
+                        for failure in await sandbox.shutDownInstances(running: { try await $0() }) {
+                            found.add(.threw(root: "the shutdown of \(failure.definition)", error: failure.error))
                         }
                     }
                 },

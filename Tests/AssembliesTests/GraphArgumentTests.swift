@@ -30,6 +30,13 @@ private final class ArgSession {
 
 private struct ArgSessionError: Error, Equatable {}
 
+private final class ArgBox {
+    var request: ArgRequest?
+}
+
+private class ArgKind: @unchecked Sendable {}
+private final class ArgAdminKind: ArgKind, @unchecked Sendable {}
+
 private final class ArgController: Sendable {
     let makeHandler: @Sendable (ArgRequest) -> ArgHandler
     let makeSession: @Sendable (ArgRequest) async -> ArgSession
@@ -99,6 +106,18 @@ private final class ArgServerAssembly: Assembly, @unchecked Sendable {
     var audit: ArgRequest { define(scope: .singleton) { self.request } }
 
     var auditingHandler: ArgRequest { define { self.audit } }
+
+    /// A singleton whose hook reads the request: it would keep the first one.
+    var hookedAudit: ArgBox {
+        define(scope: .singleton) { definition in
+            definition.afterWiring { box in box.request = self.request }
+            return ArgBox()
+        }
+    }
+
+    var hookedHandler: ArgBox { define { self.hookedAudit } }
+
+    var kind: ArgKind { define { self.graphArgument(ArgKind.self) } }
 }
 
 @Suite("Values a provider carries into its graph") struct GraphArgumentTests {
@@ -181,6 +200,22 @@ private final class ArgServerAssembly: Assembly, @unchecked Sendable {
         let controller = app.controller
         let graph = app.recordGraph { _ = controller.makeHandler(ArgRequest(id: 7)) }
         #expect(graph.mermaid.contains("ArgServerAssembly.handler"), "\(graph.mermaid)")
+    }
+
+    @Test func aValueIsReadByTheTypeTheProviderNamesNotItsOwn() {
+        let app = ArgServerAssembly()
+        defer { withExtendedLifetime(app) {} }
+        let admin = ArgAdminKind()
+        #expect(app.provider(\.kind, carrying: ArgKind.self)(admin) === admin)
+    }
+
+    @Test func aSingletonWhoseHookWouldKeepTheArgumentStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let app = ArgServerAssembly()
+            _ = app.provider(\.hookedHandler, carrying: ArgRequest.self)(ArgRequest(id: 1))
+            withExtendedLifetime(app) {}
+        }
+        #expect(stderr(of: result).contains("ArgServerAssembly.hookedAudit would keep a graph's argument"))
     }
 
     @Test func aReadOutsideACarryingGraphStops() async {

@@ -19,6 +19,12 @@ private final class ShutdownClient: Sendable {
 private final class ShutdownSession: Sendable {}
 private final class ShutdownRequest {}
 
+private final class ShutdownTab: @unchecked Sendable {
+    let onDeinit: () -> Void
+    init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+}
+
 private struct ShutdownFailed: Error, Equatable {
     let name: String
 }
@@ -110,6 +116,34 @@ private final class ShutdownAssembly: Assembly, @unchecked Sendable {
             }
         }
     }
+
+    /// Built by a shutdown, while the family shuts down: it is shut down too.
+    var lateCache: ShutdownPool {
+        define(scope: .singleton) { definition in
+            definition.onShutdown { _ in self.log.append("late cache") }
+            return ShutdownPool()
+        }
+    }
+
+    var readsLateInShutdown: ShutdownPool {
+        define(scope: .singleton) { definition in
+            definition.onShutdown { _ in
+                self.log.append("reader")
+                _ = self.lateCache
+            }
+            return ShutdownPool()
+        }
+    }
+
+    /// A resettable instance whose deinit reads the family.
+    var tab: ShutdownTab {
+        define(scope: .resettable("shutdown-tab")) { definition in
+            definition.onShutdown { _ in self.log.append("tab") }
+            return ShutdownTab(onDeinit: { self.log.append(self.pool === self.pool ? "tab released" : "?") })
+        }
+    }
+
+    var requestProvider: @Sendable () -> ShutdownPool { provider(\.pool) }
 
     var request: ShutdownRequest {
         define { definition in
@@ -261,6 +295,35 @@ private final class ShutdownAssembly: Assembly, @unchecked Sendable {
         let message = stderr(of: result)
         #expect(message.contains("shutDown() was called inside a read of the family of ShutdownAssembly"))
         #expect(message.contains("shut the family down from outside its reads"))
+    }
+
+    @Test func whatAShutdownBuildsIsShutDownToo() async throws {
+        let (app, log, _) = makeAssembly()
+        _ = app.readsLateInShutdown
+        try await app.shutDown()
+        #expect(log.all == ["reader", "late cache"])
+    }
+
+    @Test func anInstanceAResetDroppedIsReleasedInsideItsShutdownWhichMayReadTheFamily() async throws {
+        let (app, log, _) = makeAssembly()
+        _ = app.pool
+        _ = app.tab
+        app.reset(.resettable("shutdown-tab"))
+        try await app.shutDown()
+        #expect(log.all.prefix(2) == ["tab", "tab released"], "\(log.all)")
+    }
+
+    @Test func aProviderCalledAfterTheShutdownBeganStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            stopsAfter(seconds: 20)
+            let app = ShutdownAssembly(configuration: ShutdownLog(), Gate())
+            let provide = app.requestProvider
+            try? await app.shutDown()
+            _ = provide()
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("a provider made by ShutdownAssembly (AssembliesTests/ShutdownTests.swift:"))
+        #expect(message.contains("was called after its family began to shut down (ShutdownAssembly.shutDown())"))
     }
 
     // MARK: The state machine, without tasks

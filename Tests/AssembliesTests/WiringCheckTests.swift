@@ -35,6 +35,13 @@ private final class WiringAppAssembly: Assembly, @unchecked Sendable {
         }
     }
 
+    var pool: WiringStore {
+        define(scope: .singleton) { definition in
+            definition.onShutdown { _ in WiringCheckTests.shutdowns.withLock { $0 += 1 } }
+            return WiringStore()
+        }
+    }
+
     var session: WiringStore {
         get async {
             await define(scope: .singleton) {
@@ -138,6 +145,20 @@ private final class WiringAppAssembly: Assembly, @unchecked Sendable {
             return
         }
         #expect(description == "WiringAppAssembly.audit")
+    }
+
+    static let shutdowns = Guarded(0)
+
+    @Test func theCheckShutsDownTheInstancesItBuilt() async {
+        let app = WiringAppAssembly()
+        let check = WiringCheck(of: app)
+        check.read(\.pool)
+        let before = Self.shutdowns.withLock { $0 }
+        let report = await check.run()
+        #expect(report.problems.isEmpty, "\(report)")
+        #expect(Self.shutdowns.withLock { $0 } == before + 1)
+        _ = app.pool
+        #expect(Self.shutdowns.withLock { $0 } == before + 1, "the live family's pool is its own")
     }
 
     @Test func misuseStopsWhereTheCheckReadsIt() async {

@@ -269,6 +269,22 @@ enum Failure {
         )
     }
 
+    static func providerCalledDuringShutdown(
+        _ root: Assembly.Type,
+        madeFrom assembly: Assembly.Type,
+        file: StaticString,
+        line: UInt
+    ) -> Never {
+        stop(
+            """
+            a provider made by \(assembly) (\(file):\(line)) was called after its family began to shut \
+            down (\(root).shutDown()): a family that shuts down finishes the reads already running, \
+            and refuses new ones. To fix this, stop what calls the provider before shutting the family \
+            down — in a server, let the HTTP server finish its requests first.
+            """
+        )
+    }
+
     static func providerOutlivedItsRoot(
         _ root: Assembly.Type,
         madeFrom assembly: Assembly.Type,

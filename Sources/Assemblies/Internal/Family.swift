@@ -13,8 +13,10 @@ import Android
 ///
 /// Ownership: the root assembly and every collaborator hold the family strongly; the family holds
 /// collaborators strongly and the root weakly. When the root is released, the family lets go of
-/// its collaborators, so nothing cycles. A collaborator kept beyond its root still works with the
-/// same singletons, but assemblies it reaches afterwards are new instances each time.
+/// its collaborators, so nothing cycles — unless one of its singletons holds a collaborator (or a
+/// closure that captured one), which keeps the family, and so that singleton, alive. A read that
+/// would open a graph of the family after the root is released stops (``requireOpen(reading:)``);
+/// a provider holds the family weakly (``ProvidedFamily``).
 @usableFromInline
 final class Family: Sendable {
     /// Unique for the life of the process, so a per-thread cache can never mistake a new family
@@ -141,10 +143,12 @@ final class Family: Sendable {
     /// reaches the family — a collaborator kept beyond the root, a closure that captured one.
     func requireOpen(reading key: DefinitionKey) {
         if isOrphaned { Failure.readAfterRootReleased(key, root: configuration.rootType) }
-        if !shutdownBegan.isZero && Self.shuttingDownInThisTask != id {
-            Failure.readAfterShutdownBegan(key, root: configuration.rootType)
-        }
+        if refusesNewReads { Failure.readAfterShutdownBegan(key, root: configuration.rootType) }
     }
+
+    /// Whether the family began to shut down, and refuses new reads from this task (the task that
+    /// shuts it down may still read it).
+    var refusesNewReads: Bool { !shutdownBegan.isZero && Self.shuttingDownInThisTask != id }
 
     /// The family whose instances this task is shutting down, which its shutdowns may read (a
     /// logger, say), or 0.
@@ -177,22 +181,11 @@ final class Family: Sendable {
         }
         shutdownBegan.increment()
         interceptCount.increment()
-        var failures: [ShutdownError.Failure] = []
         // Reads that were running when the shutdown began may build more while the first instances
-        // shut down: those are shut down next.
-        while true {
-            await singletons.drain()
-            let pending = singletons.takeShutdowns()
-            if pending.isEmpty { break }
-            for instance in pending {
-                do {
-                    try await Self.$shuttingDownInThisTask.withValue(id) { try await instance.run(instance.object) }
-                } catch {
-                    failures.append(ShutdownError.Failure(definition: instance.key.key.description, error: error))
-                }
-            }
+        // shut down: those are shut down next. The shutdowns may read the family.
+        let failures = await singletons.shutDownInstances { shutdown in
+            try await Self.$shuttingDownInThisTask.withValue(id) { try await shutdown() }
         }
-        singletons.close()
         for waiter in state.withLock({ $0.shutdown.finish() }) {
             waiter.resume()
         }

@@ -6,10 +6,15 @@ final class GraphArguments {
 
     init<each Value>(_ values: repeat each Value) {
         var byType: [ObjectIdentifier: Any] = [:]
-        for value in repeat each values {
-            byType[ObjectIdentifier(type(of: value))] = value
+        var names: [String] = []
+        func add<V>(_ value: V) {
+            // By the static type the provider names: a subclass's value is read as its superclass.
+            byType[ObjectIdentifier(V.self)] = value
+            names.append(String(describing: V.self))
         }
+        repeat add(each values)
         self.values = byType
+        typeNames = names.sorted()
     }
 
     /// The value of type `T`, if the provider carried one.
@@ -18,7 +23,7 @@ final class GraphArguments {
     }
 
     /// The names of the types carried, for messages.
-    var typeNames: [String] { values.values.map { String(describing: type(of: $0)) }.sorted() }
+    let typeNames: [String]
 }
 
 extension Resolver {
@@ -63,6 +68,13 @@ extension Resolver {
     /// Stops when a frame below the current read builds a singleton, a weak singleton or an instance
     /// of a resettable scope: it would keep the arguments of the first graph that built it.
     private func refuseGraphArgumentsToStoredInstances() {
+        if let last = building.last, last.frame >= frames.count || frames[last.frame].serial != last.serial {
+            // A hook of a stored definition whose body has returned (its frame is gone): it keeps
+            // what its hooks read.
+            Failure.graphArgumentReadByStoredInstance(
+                [last.slot.key] + (last.frame..<frames.count).map { frames[$0].key }
+            )
+        }
         for index in stride(from: frames.count - 1, through: 0, by: -1) {
             switch frames[index].scope {
             case .singleton, .weakSingleton, .resettable:

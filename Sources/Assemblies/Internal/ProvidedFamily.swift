@@ -23,8 +23,13 @@ final class ProvidedFamily: @unchecked Sendable {
     /// The family's instance of `type`, which holds the family for as long as the caller holds it;
     /// stops when the family's root has been released.
     func assembly<A: Assembly>(of type: A.Type) -> A {
-        guard let family, !family.isOrphaned else {
+        // The root's weak reference is nil as soon as its last reference goes, before its deinit
+        // marks the family orphaned: either says the root is gone.
+        guard let family, !family.isOrphaned, family.root != nil else {
             Failure.providerOutlivedItsRoot(rootType, madeFrom: madeFrom, file: file, line: line)
+        }
+        if family.refusesNewReads {
+            Failure.providerCalledDuringShutdown(rootType, madeFrom: madeFrom, file: file, line: line)
         }
         return family.assembly(of: type)
     }

@@ -34,7 +34,8 @@ final class SingletonStore: @unchecked Sendable {
     struct PendingShutdown: @unchecked Sendable {
         // @unchecked: `object` is only handed to `run`, once, by the shutdown that took it.
         let key: StoredKey
-        let object: AnyObject
+        /// Taken by the shutdown that runs `run`, so that it is released inside it.
+        var object: AnyObject?
         let run: SingletonSlot.Shutdown
     }
 
@@ -493,9 +494,44 @@ final class SingletonStore: @unchecked Sendable {
         }
     }
 
-    /// Refuses every build from now on: the family has shut down.
-    func close() {
-        lock.withLock { draining = .closed }
+    /// Refuses every build from now on, if nothing is being built and nothing waits to shut down;
+    /// false when a read still running has built more meanwhile (shut that down, then try again).
+    private func closeIfDrained() -> Bool {
+        lock.withLock {
+            guard shutdowns.isEmpty, !slots.values.contains(where: \.isUnfinished) else { return false }
+            draining = .closed
+            return true
+        }
+    }
+
+    /// Shuts down every instance that declared a shutdown, once each, the last published first:
+    /// waits for the instances being built, runs their shutdowns through `run` (which may set up what
+    /// they run in), and again for what reads still running built meanwhile; then refuses every build.
+    /// Returns what the shutdowns threw.
+    func shutDownInstances(
+        running run: (_ shutdown: () async throws -> Void) async throws -> Void
+    ) async -> [ShutdownError.Failure] {
+        var failures: [ShutdownError.Failure] = []
+        while true {
+            await drain()
+            var pending = takeShutdowns()
+            if pending.isEmpty {
+                if closeIfDrained() { return failures }
+                continue
+            }
+            for index in pending.indices {
+                let shutdown = pending[index].run
+                do {
+                    try await run {
+                        // Released inside `run`: a deinit may read the family.
+                        guard let object = pending[index].object.take() else { return }
+                        try await shutdown(object)
+                    }
+                } catch {
+                    failures.append(ShutdownError.Failure(definition: pending[index].key.key.description, error: error))
+                }
+            }
+        }
     }
 
     /// The instances to shut down, the last published first; each is handed out once.
@@ -506,9 +542,13 @@ final class SingletonStore: @unchecked Sendable {
         }
     }
 
-    /// Stops a build that a read starts after the family has shut down. Lock held.
+    /// Stops a build that a read starts after the family has shut down. Lock held: it is let go
+    /// first, since the message describes argument values, which is user code (and `Never` returns
+    /// to no one who would let it go again).
     private func refuseBuildOnceClosed(_ key: DefinitionKey) {
-        if case .closed = draining { Failure.buildAfterShutdown(key) }
+        guard case .closed = draining else { return }
+        lock.unlock()
+        Failure.buildAfterShutdown(key)
     }
 
     // MARK: Resetting
