@@ -30,7 +30,8 @@ extension Assembly {
     /// at once — neither throws: the first call reports what the shutdowns threw. A call inside a read
     /// of the family (from a definition body) stops with a message, since the shutdown would wait for
     /// that read's instance; one from a task that such a read waits for — a child task of an async
-    /// body — waits for ever: shut the family down from outside its reads. Any assembly of the family shuts the whole family down. The instances themselves are
+    /// body — can't finish, and prints which instance it waits for after
+    /// ``singletonWaitWarningDelay``: shut the family down from outside its reads. Any assembly of the family shuts the whole family down. The instances themselves are
     /// released with the family, when its root is. For a server, shut the family down after whatever
     /// serves requests has stopped: see <doc:Recipes#Shutting-a-server-down>.
     ///

@@ -591,7 +591,7 @@ open class Assembly: @unchecked Sendable {
     /// ```
     ///
     /// A task that waits for an async singleton — suspended, not blocking a thread — warns the same
-    /// way, as `task 4`, once.
+    /// way, as `task 4`, once; so does a ``shutDown()`` that still waits for an instance being built.
     public static var singletonWaitWarningDelay: Double {
         get { WaitWarning.delay }
         set { WaitWarning.delay = newValue }

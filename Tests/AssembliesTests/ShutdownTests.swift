@@ -145,6 +145,18 @@ private final class ShutdownAssembly: Assembly, @unchecked Sendable {
 
     var requestProvider: @Sendable () -> ShutdownPool { provider(\.pool) }
 
+    /// Its body waits for a child task that shuts the family down, which waits for it.
+    var waitsForItsShutdown: ShutdownPool {
+        get async {
+            await define(scope: .singleton) {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { try? await self.shutDown() }
+                }
+                return ShutdownPool()
+            }
+        }
+    }
+
     var request: ShutdownRequest {
         define { definition in
             definition.onShutdown { _ in }
@@ -324,6 +336,17 @@ private final class ShutdownAssembly: Assembly, @unchecked Sendable {
         let message = stderr(of: result)
         #expect(message.contains("a provider made by ShutdownAssembly (AssembliesTests/ShutdownTests.swift:"))
         #expect(message.contains("was called after its family began to shut down (ShutdownAssembly.shutDown())"))
+    }
+
+    @Test func aShutdownThatWaitsForABuildThatWaitsForItSaysSo() async {
+        let result = await #expect(processExitsWith: .exitCode(75), observing: [\.standardErrorContent]) {
+            Assembly.singletonWaitWarningDelay = 0.2
+            stopsAfter(seconds: 3)
+            _ = await ShutdownAssembly(configuration: ShutdownLog(), Gate()).waitsForItsShutdown
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("shutDown() has waited 0.2 s for ShutdownAssembly.waitsForItsShutdown, which task"))
+        #expect(message.contains("shut the family down from outside its reads"))
     }
 
     // MARK: The state machine, without tasks

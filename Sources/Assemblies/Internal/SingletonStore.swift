@@ -476,13 +476,48 @@ final class SingletonStore: @unchecked Sendable {
     /// meanwhile (see ``Family/requireOpen(reading:)``); the reads already running go on, and may
     /// build more.
     func drain() async {
+        var warning: Task<Void, Never>?
         await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
             let isDrained = lock.withLock {
                 guard case .open = draining, slots.values.contains(where: \.isUnfinished) else { return true }
                 draining = .waiting(finished: finished)
                 return false
             }
-            if isDrained { finished.resume() }
+            if isDrained {
+                finished.resume()
+            } else {
+                warning = warnLaterIfStillDraining()
+            }
+        }
+        warning?.cancel()
+    }
+
+    /// After ``WaitWarning/delay``, prints which instances a shutdown still waits for, and which
+    /// thread or task builds each: a shutdown never waits silently for a build that can't end (one
+    /// that waits, in turn, for the task that shuts the family down).
+    private func warnLaterIfStillDraining() -> Task<Void, Never>? {
+        let delay = WaitWarning.delay
+        guard delay >= 0 && delay < 1e9 else { return nil }
+        return Task.detached {
+            try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            guard !Task.isCancelled else { return }
+            let unfinished: [(holder: ResolverThread?, chain: BuildChain?, key: StoredKey)] = self.lock.withLock {
+                guard case .waiting = self.draining else { return [] }
+                return self.slots.values.filter(\.isUnfinished).map { ($0.owner, $0.chain, $0.storedKey) }
+            }
+            // Described outside the lock: describing argument values runs their `description`.
+            for (holder, chain, key) in unfinished {
+                WaitWarning.print(
+                    """
+                    shutDown() has waited \(delay) s for \(key.key.description), which \
+                    \(holder?.description ?? "another thread or task") is building: \
+                    \(Failure.describe(chain?.definitions ?? [key.key])). If that build waits for the task \
+                    that shuts the family down — a child task of an async body that calls shutDown() — \
+                    neither can go on. To fix this, shut the family down from outside its reads. Still \
+                    waiting.
+                    """
+                )
+            }
         }
     }
 
