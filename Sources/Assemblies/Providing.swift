@@ -11,13 +11,12 @@
 /// final class NotesAssembly: Assembly, @unchecked Sendable {
 ///     var controller: NotesController {
 ///         define(scope: .singleton) {
-///             NotesController(makeHandler: self.provider { assembly, request in assembly.handler(for: request) })
+///             NotesController(makeHandler: self.provider(\.handler, carrying: Request.self))
 ///         }
 ///     }
 ///
-///     func handler(for request: Request) -> NoteHandler {
-///         define(arguments: request) { NoteHandler(request: request, store: self.store) }
-///     }
+///     var request: Request { define { self.graphArgument(Request.self) } }
+///     var handler: NoteHandler { define { NoteHandler(request: self.request, store: self.store) } }
 /// }
 ///
 /// final class NotesController: Sendable {
@@ -28,10 +27,11 @@
 ///
 /// A provider holds its family weakly: it keeps neither the assembly it was made from nor its
 /// family's singletons alive, so a singleton that holds one doesn't keep the singletons of its own
-/// family alive after the root is released. Called after the root is released, it stops with a
-/// message that names the root. Each call reads the member as if it were read where the provider is
-/// called — outside any resolution, in a new object graph — and in the calling task, so
-/// ``Overrides`` that the task applies replace what it reads.
+/// family alive after the root is released. Called after the root is released, or once the family
+/// began to shut down, it stops with a message that names the root. A provider without `carrying:`
+/// reads the member as if it were read where the provider is called — outside any resolution, in a
+/// new object graph — and one with `carrying:` always in a graph of its own; both read in the
+/// calling task, so ``Overrides`` that the task applies replace what they read.
 public protocol Providing: AnyObject {}
 
 extension Assembly: Providing {}
