@@ -39,4 +39,26 @@ extension Assembly {
     public final func shutDown() async throws(ShutdownError) {
         try await family.shutDown()
     }
+
+    /// Resets `scope` as ``reset(_:)`` does, then shuts down the instances it dropped that declared a
+    /// shutdown (``Definition/onShutdown(_:)``), at once: the way to end a session whose instances own
+    /// resources.
+    ///
+    /// ```swift
+    /// try await app.shutDown(.session)   // the user logged out: close the session's connection now
+    /// ```
+    ///
+    /// ``reset(_:)`` leaves those shutdowns to the family's ``shutDown()``, and keeps their instances
+    /// until then. Here each one runs once, the last built first, one at a time, after the dropped
+    /// instances' ``Disposable/dispose()``; what they throw is thrown together once all have run. An
+    /// instance of the scope still being built when this is called is dropped once finished, and
+    /// shut down with the family.
+    ///
+    /// - Parameter scope: A resettable scope (see ``Scope/resettable(_:)``).
+    /// - Throws: ``ShutdownError``, listing every shutdown that threw.
+    public final func shutDown(_ scope: Scope) async throws(ShutdownError) {
+        let (dropped, store) = dropInstances(of: scope)
+        let failures = await store.shutDown(dropped)
+        if !failures.isEmpty { throw ShutdownError(failures: failures) }
+    }
 }

@@ -565,6 +565,12 @@ open class Assembly: @unchecked Sendable {
     ///
     /// - Parameter scope: A scope made by ``Scope/resettable(_:)``.
     public final func reset(_ scope: Scope) {
+        _ = dropInstances(of: scope)
+    }
+
+    /// Drops the instances of `scope` as ``reset(_:)`` does, disposing of them; returns them, the most
+    /// recently built first, with the store that held them.
+    func dropInstances(of scope: Scope) -> (dropped: [AnyObject], store: SingletonStore) {
         guard scope.kind == .resettable else { Failure.resetOfUnnamedScope(scope) }
         let context = family.isIntercepted ? OverrideContext.innermost(for: family) : nil
         let store = context?.singletons() ?? family.singletons
@@ -572,6 +578,7 @@ open class Assembly: @unchecked Sendable {
         for object in dropped {
             (unboxed(object) as? Disposable)?.dispose()
         }
+        return (dropped, store)
     }
 
     // MARK: Waiting for other threads

@@ -127,10 +127,11 @@ public struct Definition<T> {
     /// The family calls `shutdown` once, with the instance the body returned, when it shuts down:
     /// the instances built last first, and for one instance the shutdown declared last first. An
     /// instance that ``Assembly/reset(_:)`` drops is shut down with its family too, and kept until
-    /// then. A body that throws declares nothing. A ``WiringCheck`` shuts down the instances it
-    /// built; the singletons a task builds while it applies ``Overrides`` are not shut down. Only
-    /// stored instances shut down: in any other scope, and in a weak singleton, which the family
-    /// doesn't keep, the program stops with a message.
+    /// then; ``Assembly/shutDown(_:)`` resets a scope and shuts its instances down at once. A body
+    /// that throws declares nothing. A ``WiringCheck`` shuts down the instances it built; the
+    /// singletons a task builds while it applies ``Overrides`` are not shut down. Only stored
+    /// instances shut down: in any other scope, and in a weak singleton, which the family doesn't
+    /// keep, the program stops with a message.
     ///
     /// - Parameter shutdown: Releases what the instance owns; what it throws, ``Assembly/shutDown()``
     ///   throws once every instance has been shut down.

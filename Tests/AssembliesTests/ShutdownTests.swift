@@ -349,6 +349,16 @@ private final class ShutdownAssembly: Assembly, @unchecked Sendable {
         #expect(message.contains("shut the family down from outside its reads"))
     }
 
+    @Test func shuttingAScopeDownShutsDownWhatItDroppedAtOnceAndOnce() async throws {
+        let (app, log, _) = makeAssembly()
+        let first = app.session
+        try await app.shutDown(.resettable("shutdown-session"))
+        #expect(log.all == ["session"], "shut down at once")
+        #expect(app.session !== first, "and the scope was reset")
+        try await app.shutDown()
+        #expect(log.all == ["session", "session"], "the second session at the family's shutdown; the first not again")
+    }
+
     // MARK: The state machine, without tasks
 
     @Test func theFirstCallShutsDownTheOthersWaitThenReturnAtOnce() {

@@ -529,6 +529,33 @@ final class SingletonStore: @unchecked Sendable {
         }
     }
 
+    /// Shuts down the instances among `objects` that declared a shutdown, now, the last published
+    /// first, each once: they leave the list the family's shutdown runs. Returns what they threw.
+    func shutDown(_ objects: [AnyObject]) async -> [ShutdownError.Failure] {
+        let identities = Set(objects.map(ObjectIdentifier.init))
+        var pending: [PendingShutdown] = lock.withLock {
+            let (taken, kept) = shutdowns.reduce(into: ([PendingShutdown](), [PendingShutdown]())) { result, shutdown in
+                if let object = shutdown.object, identities.contains(ObjectIdentifier(object)) {
+                    result.0.append(shutdown)
+                } else {
+                    result.1.append(shutdown)
+                }
+            }
+            shutdowns = kept
+            return taken.reversed()
+        }
+        var failures: [ShutdownError.Failure] = []
+        for index in pending.indices {
+            guard let object = pending[index].object.take() else { continue }
+            do {
+                try await pending[index].run(object)
+            } catch {
+                failures.append(ShutdownError.Failure(definition: pending[index].key.key.description, error: error))
+            }
+        }
+        return failures
+    }
+
     /// Refuses every build from now on, if nothing is being built and nothing waits to shut down;
     /// false when a read still running has built more meanwhile (shut that down, then try again).
     private func closeIfDrained() -> Bool {
