@@ -376,13 +376,3 @@ private final class ShutdownAssembly: Assembly, @unchecked Sendable {
         #expect(!afterwards, "nothing to wait for once shut down")
     }
 }
-
-/// Yields until `condition` holds, at most `seconds`: false if it never did.
-private func until(within seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        await Task.yield()
-    }
-    return true
-}

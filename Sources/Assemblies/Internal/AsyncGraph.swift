@@ -71,13 +71,8 @@ final class AsyncGraph: @unchecked Sendable {
         guard let task = TaskIdentity.current else {
             preconditionFailure("Assemblies: an async read outside a task")
         }
-        let context = family.isIntercepted ? OverrideContext.innermost(for: family) : nil
-        let store = context?.singletons() ?? family.singletons
-        let observation = family.isIntercepted ? family.observation : nil
         let graph = AsyncGraph(family: family, outer: outer, owner: task)
-        graph.installed { resolver in
-            resolver.beginGraph(of: family, keepingSingletonsIn: store, overriddenBy: context, observedBy: observation)
-        }
+        graph.installed { $0.beginGraph(asTheTaskSees: family) }
         family.openAsyncGraphs.increment()
         TaskGraphs.enter(graph, of: task)
         return graph

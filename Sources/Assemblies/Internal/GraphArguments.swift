@@ -41,10 +41,7 @@ extension Resolver {
             defer { spare.uninstall() }
             return try spare.inGraphOfItsOwn(of: family, carrying: arguments, body)
         }
-        let context = family.isIntercepted ? OverrideContext.innermost(for: family) : nil
-        let store = context?.singletons() ?? family.singletons
-        let observation = family.isIntercepted ? family.observation : nil
-        beginGraph(of: family, keepingSingletonsIn: store, overriddenBy: context, observedBy: observation)
+        beginGraph(asTheTaskSees: family)
         graph.arguments = arguments
         let result: Result
         do {

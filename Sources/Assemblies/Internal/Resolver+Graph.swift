@@ -29,6 +29,18 @@ extension Resolver {
         }
     }
 
+    /// Opens a graph of `family` on this resolver as the current task sees the family: with its
+    /// singletons and overrides when the task overrides it, reported when it is observed.
+    func beginGraph(asTheTaskSees family: Family) {
+        let context = family.isIntercepted ? OverrideContext.innermost(for: family) : nil
+        beginGraph(
+            of: family,
+            keepingSingletonsIn: context?.singletons() ?? family.singletons,
+            overriddenBy: context,
+            observedBy: family.isIntercepted ? family.observation : nil
+        )
+    }
+
     /// Opens a plain graph of `family` on this resolver: not overridden, not observed.
     func beginGraph(of family: Family) {
         graph.familyID = family.id

@@ -374,7 +374,7 @@ final class SingletonStore: @unchecked Sendable {
     /// lock is let go.
     private func wake(_ wakeup: SingletonSlot.Wakeup) -> [TaskWaiter.Resume] {
         if !wakeup.waiters.isEmpty { WaitRegistry.woke(wakeup.waiters, threads: wakeup.threads) }
-        if case .waiting(let finished) = draining, !slots.values.contains(where: \.isUnfinished) {
+        if case .waiting(let finished) = draining, !hasUnfinishedSlots {
             // The last slot being built has finished: the shutdown goes on, once the lock is let go.
             draining = .open
             return wakeup.tasks + [{ _ in finished.resume() }]
@@ -472,14 +472,14 @@ final class SingletonStore: @unchecked Sendable {
     }
 
     /// Returns once no slot is being built or held back: every instance built so far that declared
-    /// a shutdown is then listed (see ``takeShutdowns()``). The family refuses new top-level reads
+    /// a shutdown is then listed (see ``shutDownInstances(running:)``). The family refuses new top-level reads
     /// meanwhile (see ``Family/requireOpen(reading:)``); the reads already running go on, and may
     /// build more.
     func drain() async {
         var warning: Task<Void, Never>?
         await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
             let isDrained = lock.withLock {
-                guard case .open = draining, slots.values.contains(where: \.isUnfinished) else { return true }
+                guard case .open = draining, hasUnfinishedSlots else { return true }
                 draining = .waiting(finished: finished)
                 return false
             }
@@ -533,34 +533,15 @@ final class SingletonStore: @unchecked Sendable {
     /// first, each once: they leave the list the family's shutdown runs. Returns what they threw.
     func shutDown(_ objects: [AnyObject]) async -> [ShutdownError.Failure] {
         let identities = Set(objects.map(ObjectIdentifier.init))
-        var pending: [PendingShutdown] = lock.withLock {
-            let (taken, kept) = shutdowns.reduce(into: ([PendingShutdown](), [PendingShutdown]())) { result, shutdown in
-                if let object = shutdown.object, identities.contains(ObjectIdentifier(object)) {
-                    result.0.append(shutdown)
-                } else {
-                    result.1.append(shutdown)
-                }
-            }
-            shutdowns = kept
-            return taken.reversed()
-        }
-        var failures: [ShutdownError.Failure] = []
-        for index in pending.indices {
-            guard let object = pending[index].object.take() else { continue }
-            do {
-                try await pending[index].run(object)
-            } catch {
-                failures.append(ShutdownError.Failure(definition: pending[index].key.key.description, error: error))
-            }
-        }
-        return failures
+        let pending = takeShutdowns { object in identities.contains(ObjectIdentifier(object)) }
+        return await run(pending) { try await $0() }
     }
 
     /// Refuses every build from now on, if nothing is being built and nothing waits to shut down;
     /// false when a read still running has built more meanwhile (shut that down, then try again).
     private func closeIfDrained() -> Bool {
         lock.withLock {
-            guard shutdowns.isEmpty, !slots.values.contains(where: \.isUnfinished) else { return false }
+            guard shutdowns.isEmpty, !hasUnfinishedSlots else { return false }
             draining = .closed
             return true
         }
@@ -576,33 +557,58 @@ final class SingletonStore: @unchecked Sendable {
         var failures: [ShutdownError.Failure] = []
         while true {
             await drain()
-            var pending = takeShutdowns()
+            let pending = takeShutdowns { _ in true }
             if pending.isEmpty {
                 if closeIfDrained() { return failures }
                 continue
             }
-            for index in pending.indices {
-                let shutdown = pending[index].run
-                do {
-                    try await run {
-                        // Released inside `run`: a deinit may read the family.
-                        guard let object = pending[index].object.take() else { return }
-                        try await shutdown(object)
-                    }
-                } catch {
-                    failures.append(ShutdownError.Failure(definition: pending[index].key.key.description, error: error))
-                }
-            }
+            failures += await self.run(consume pending, through: run)
         }
     }
 
-    /// The instances to shut down, the last published first; each is handed out once.
-    func takeShutdowns() -> [PendingShutdown] {
+    /// Runs the shutdowns of `pending`, in order, each through `run`; returns what they threw.
+    /// `pending` is consumed, so that each instance is released inside its shutdown's `run`: a copy
+    /// of the array left with the caller would keep it until the caller lets go.
+    private func run(
+        _ pending: consuming [PendingShutdown],
+        through run: (_ shutdown: () async throws -> Void) async throws -> Void
+    ) async -> [ShutdownError.Failure] {
+        var failures: [ShutdownError.Failure] = []
+        for index in pending.indices {
+            let shutdown = pending[index].run
+            do {
+                try await run {
+                    // Released inside `run`: a deinit may read the family.
+                    guard let object = pending[index].object.take() else { return }
+                    try await shutdown(object)
+                }
+            } catch {
+                failures.append(ShutdownError.Failure(definition: pending[index].key.key.description, error: error))
+            }
+        }
+        return failures
+    }
+
+    /// The instances to shut down whose object `isTaken` picks, the last published first; each is
+    /// handed out once, and the others stay listed.
+    private func takeShutdowns(where isTaken: (AnyObject) -> Bool) -> [PendingShutdown] {
         lock.withLock {
-            defer { shutdowns = [] }
-            return shutdowns.reversed()
+            var taken: [PendingShutdown] = []
+            var kept: [PendingShutdown] = []
+            for shutdown in shutdowns {
+                if let object = shutdown.object, isTaken(object) {
+                    taken.append(shutdown)
+                } else {
+                    kept.append(shutdown)
+                }
+            }
+            shutdowns = kept
+            return taken.reversed()
         }
     }
+
+    /// Whether a thread or task is building a slot or holds one back. Lock held.
+    private var hasUnfinishedSlots: Bool { slots.values.contains(where: \.isUnfinished) }
 
     /// Stops a build that a read starts after the family has shut down. Lock held: it is let go
     /// first, since the message describes argument values, which is user code (and `Never` returns
