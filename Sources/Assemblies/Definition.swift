@@ -129,7 +129,9 @@ public struct Definition<T> {
     /// instance that ``Assembly/reset(_:)`` drops is shut down with its family too, and kept until
     /// then; ``Assembly/shutDown(_:)`` resets a scope and shuts its instances down at once. A body
     /// that throws declares nothing. A ``WiringCheck`` shuts down the instances it built; the
-    /// singletons a task builds while it applies ``Overrides`` are not shut down. Only stored
+    /// singletons a task builds while it applies ``Overrides`` are not shut down, nor are the
+    /// instances of a family whose root is released before it shuts down: releasing the root
+    /// releases them without their shutdowns — call ``Assembly/shutDown()`` first. Only stored
     /// instances shut down: in any other scope, and in a weak singleton, which the family doesn't
     /// keep, the program stops with a message.
     ///

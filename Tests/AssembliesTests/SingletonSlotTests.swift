@@ -209,6 +209,23 @@ struct SingletonSlotTests {
         #expect(!slot.drop(), "nothing to drop once gone")
     }
 
+    @Test func releasingGivesUpAWholeInstanceAndLeavesABuildAlone() {
+        let slot = slot()
+        let builder = ResolverThread()
+        claim(slot, by: builder)
+        #expect(slot.release() == nil, "a slot being built keeps its build")
+        #expect(slot.isUnfinished)
+        let instance = Instance()
+        _ = slot.publish(instance)
+        #expect(same(slot.release(), instance), "the instance, handed to the store to let go of")
+        #expect(slot.publishedObject == nil)
+        #expect(slot.release() == nil, "once")
+        guard case .build = claim(slot, by: builder) else {
+            Issue.record("a read after the release builds again")
+            return
+        }
+    }
+
     @Test func aReleasedWeakSingletonIsBuiltAgainInItsSlot() {
         let slot = slot(.weakSingleton)
         let builder = ResolverThread()

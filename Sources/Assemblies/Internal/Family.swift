@@ -13,10 +13,10 @@ import Android
 ///
 /// Ownership: the root assembly and every collaborator hold the family strongly; the family holds
 /// collaborators strongly and the root weakly. When the root is released, the family lets go of
-/// its collaborators, so nothing cycles — unless one of its singletons holds a collaborator (or a
-/// closure that captured one), which keeps the family, and so that singleton, alive. A read that
-/// would open a graph of the family after the root is released stops (``requireOpen(reading:)``);
-/// a provider holds the family weakly (``ProvidedFamily``).
+/// its collaborators and of every instance its store keeps (``SingletonStore/releaseInstances()``),
+/// so nothing cycles — not even a singleton that holds a collaborator, or a closure that captured
+/// one. A read that would open a graph of the family after the root is released stops
+/// (``requireOpen(reading:)``); a provider holds the family weakly (``ProvidedFamily``).
 @usableFromInline
 final class Family: Sendable {
     /// Unique for the life of the process, so a per-thread cache can never mistake a new family
@@ -120,15 +120,21 @@ final class Family: Sendable {
     }
 
     func rootWillDeinit(_ assembly: Assembly) {
-        let released: [Assembly] = state.withLock { state in
-            guard state.rootID == ObjectIdentifier(assembly) else { return [] }
+        let collaborators: [Assembly]? = state.withLock { state in
+            guard state.rootID == ObjectIdentifier(assembly) else { return nil }
+            // An assembly made after this one at the same address is not the root.
+            state.rootID = nil
             state.isOrphaned = true
             rootReleased.increment()
             interceptCount.increment()
             defer { state.assemblies = [:] }
             return Array(state.assemblies.values)
         }
-        _ = released  // released here, outside the lock, because their deinit runs user code
+        guard let collaborators else { return }
+        let instances = singletons.releaseInstances()
+        // Released here, outside every lock, because their deinit runs user code: a deinit that
+        // reads the family stops, as every read after the root's release does.
+        _ = (collaborators, instances)
     }
 
     /// Whether the root has been released: the family has let go of its collaborators.
@@ -186,6 +192,9 @@ final class Family: Sendable {
         let failures = await singletons.shutDownInstances { shutdown in
             try await Self.$shuttingDownInThisTask.withValue(id) { try await shutdown() }
         }
+        // Shut down: the store keeps nothing more, so that a singleton that holds the root (or a
+        // closure that captured it) no longer keeps the family alive.
+        _ = singletons.releaseInstances()
         for waiter in state.withLock({ $0.shutdown.finish() }) {
             waiter.resume()
         }

@@ -8,7 +8,9 @@ extension Resolver {
     /// resolver's cache or, the first time, from the family; it fills the key's line of the cache's
     /// first level, which the getter looks at.
     func cachedSingletonObject(_ key: DefinitionKey, in family: Family) -> AnyObject? {
-        singletonCache.object(for: key, in: family)
+        // A closing family's instances may be released: its cache entries must not be read.
+        if family.isClosing { return nil }
+        return singletonCache.object(for: key, in: family)
     }
 
     // MARK: Building
@@ -165,8 +167,13 @@ extension Resolver {
         }
         thread.mayHaveForeignDependencies = false
         for item in items {
-            if let dropped = item.store.publish(item.slot, object: item.object) {
-                held.toDisposeAtClose.append(dropped)
+            switch item.store.publish(item.slot, object: item.object) {
+            case .kept:
+                break
+            case .dropped(let dropped):
+                held.atClose.append(.dispose(dropped))
+            case .keptUntilTheGraphCloses:
+                held.atClose.append(.releaseInstances(item.store))
             }
         }
     }

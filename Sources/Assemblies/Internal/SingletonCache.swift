@@ -7,10 +7,16 @@
 /// - The second level holds every singleton the resolver has read in one family, the last one it
 ///   read a singleton of, by key; a hit there refills the key's line.
 ///
-/// Objects are held unretained: a family keeps its singletons for as long as it lives, and a cache
-/// is only read for a family that a live assembly holds, whose ``Family/id`` no other family ever
-/// has (see `Internal/UnsafeCode.md`). Nothing is allocated until the first singleton is cached: a
-/// resolver that never reads one — a task's async graph's, most often — costs nothing for it.
+/// Objects are held `unowned`: a cache never keeps a singleton alive, so the family lets go of its
+/// singletons when its root is released (``SingletonStore/releaseInstances()``) even while this
+/// thread's cache names them. A read then no longer comes here (the family is closing, see
+/// ``Family/isClosing``); a read that checked the family just before its root was released, on
+/// another thread, either still takes the singleton or stops at Swift's check of the `unowned`
+/// reference — never a released object. An entry keeps only the memory of an object released
+/// meanwhile (not the object: its `deinit` has run) until it is replaced. Entries carry their
+/// family's ``Family/id``, which no other family ever has. Nothing is allocated until the first
+/// singleton is cached: a resolver that never reads one — a task's async graph's, most often — costs
+/// nothing for it.
 @usableFromInline
 struct SingletonCache {
     /// A singleton read under its default key.
@@ -23,7 +29,12 @@ struct SingletonCache {
         @usableFromInline var name: UnsafeRawPointer? = nil
         @usableFromInline var line: UInt = 0
         @usableFromInline var file: UInt = 0
-        @usableFromInline var object: Unmanaged<AnyObject>? = nil
+        @usableFromInline unowned(safe) var object: AnyObject? = nil
+    }
+
+    /// A singleton of the second level.
+    struct Entry {
+        unowned(safe) let object: AnyObject
     }
 
     @usableFromInline static let lineCount = 64
@@ -34,16 +45,22 @@ struct SingletonCache {
     private var familyID: UInt64 = 0
     private var keys: KeyTable?
     /// Parallel to `keys`.
-    private var objects: UnsafeMutablePointer<Unmanaged<AnyObject>>?
+    private var objects: UnsafeMutablePointer<Entry>?
     /// Keeps the argument values of the keys in `keys` that have some.
     private var arguments: [StoredKey] = []
 
     init() {}
 
     func deallocate() {
-        lines?.deallocate()
+        if let lines {
+            lines.deinitialize(count: Self.lineCount)
+            lines.deallocate()
+        }
+        if let keys, let objects {
+            objects.deinitialize(count: keys.count)
+            objects.deallocate()
+        }
         keys?.deallocate()
-        objects?.deallocate()
     }
 
     /// The published singleton of `key` in `family`: from the second level or, the first time, from
@@ -53,21 +70,23 @@ struct SingletonCache {
             let (index, _) = keys.find(key)
             if index >= 0 {
                 if key.isExplicit { key.requireSameType(as: keys.keys[index]) }
-                fillLine(for: key, in: family, with: objects[index])
-                return objects[index].takeUnretainedValue()
+                let object = objects[index].object
+                fillLine(for: key, in: family, with: object)
+                return object
             }
         }
         guard let (object, builtKey) = family.singletons.published(key) else { return nil }
-        let index = insert(builtKey, object: Unmanaged.passUnretained(object), in: family)
-        fillLine(for: key, in: family, with: objects![index])
+        insert(builtKey, object: object, in: family)
+        fillLine(for: key, in: family, with: object)
         return object
     }
 
     /// Adds `key` to the second level, emptied first when it held another family.
-    private mutating func insert(_ key: StoredKey, object: Unmanaged<AnyObject>, in family: Family) -> Int {
+    private mutating func insert(_ key: StoredKey, object: AnyObject, in family: Family) {
         var table = keys ?? KeyTable(capacity: 8)
         var buffer = objects ?? .allocate(capacity: table.capacity)
         if familyID != family.id {
+            buffer.deinitialize(count: table.count)
             table.removeAll()
             arguments.removeAll()
             familyID = family.id
@@ -81,15 +100,14 @@ struct SingletonCache {
         if key.key.arguments != nil {
             arguments.append(key)
         }
-        buffer[index] = object
+        (buffer + index).initialize(to: Entry(object: object))
         keys = table
         objects = buffer
-        return index
     }
 
     /// Fills the first-level line of `key`, for a default key without arguments (an explicit key's
     /// reads check its type each time; arguments are compared by value).
-    private mutating func fillLine(for key: DefinitionKey, in family: Family, with object: Unmanaged<AnyObject>) {
+    private mutating func fillLine(for key: DefinitionKey, in family: Family, with object: AnyObject) {
         guard !key.isExplicit && !key.hasArguments else { return }
         if lines == nil {
             let table = UnsafeMutablePointer<Line>.allocate(capacity: Self.lineCount)
@@ -125,8 +143,8 @@ struct SingletonCache {
             line.pointee.type == UInt(bitPattern: ObjectIdentifier(key.type)),
             line.pointee.assembly == UInt(bitPattern: ObjectIdentifier(key.assembly)),
             line.pointee.line == key.line, line.pointee.file == key.file,
-            line.pointee.argumentBits == key.argumentBits, let object = line.pointee.object
+            line.pointee.argumentBits == key.argumentBits
         else { return nil }
-        return object.takeUnretainedValue()
+        return line.pointee.object
     }
 }

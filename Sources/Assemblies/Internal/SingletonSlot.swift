@@ -356,6 +356,18 @@ final class SingletonSlot: @unchecked Sendable {
         return (ended, nil)
     }
 
+    /// Lets go of a whole slot's instance, which the store no longer keeps (its family's root was
+    /// released): returns it, to be released once the store's lock is let go; the slot is then gone.
+    /// A slot that isn't whole is left as it is.
+    func release() -> AnyObject? {
+        let object = publishedObject
+        switch state {
+        case .published, .publishedWeakly: state = .gone
+        case .building, .held, .gone: return nil
+        }
+        return object
+    }
+
     /// Gives the slot up: its body threw, or its graph did before the instance was finished.
     func abandon() -> Ended {
         end()

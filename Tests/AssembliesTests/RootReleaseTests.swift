@@ -1,0 +1,228 @@
+import Assemblies
+import Foundation
+import Testing
+
+private final class ReleaseDatabase: Sendable {}
+
+/// Keeps a collaborator, as a controller that reads its assembly at each call would.
+private final class ReleaseService: @unchecked Sendable {
+    let assembly: ReleaseServiceAssembly
+    let database: ReleaseDatabase
+
+    init(assembly: ReleaseServiceAssembly, database: ReleaseDatabase) {
+        self.assembly = assembly
+        self.database = database
+    }
+}
+
+/// Keeps a closure that reads the family.
+private final class ReleaseScheduler: Sendable {
+    let makeDatabase: @Sendable () -> ReleaseDatabase
+
+    init(makeDatabase: @escaping @Sendable () -> ReleaseDatabase) {
+        self.makeDatabase = makeDatabase
+    }
+}
+
+/// Reads the family in its `deinit`.
+private final class ReleaseAuditor: @unchecked Sendable {
+    let assembly: ReleaseServiceAssembly
+
+    init(assembly: ReleaseServiceAssembly) {
+        self.assembly = assembly
+    }
+
+    deinit {
+        _ = assembly.database
+    }
+}
+
+private class ReleaseAppAssembly: Assembly, @unchecked Sendable {
+    var services: ReleaseServiceAssembly { collaborator() }
+
+    /// Keeps a closure that captured the root.
+    var rootScheduler: ReleaseScheduler {
+        define(scope: .singleton) { ReleaseScheduler { self.services.database } }
+    }
+}
+
+private final class ReleaseTestAppAssembly: ReleaseAppAssembly, @unchecked Sendable {}
+
+private final class ReleaseServiceAssembly: Assembly, @unchecked Sendable {
+    var database: ReleaseDatabase { define(scope: .singleton) { ReleaseDatabase() } }
+
+    var service: ReleaseService {
+        define(scope: .singleton) { ReleaseService(assembly: self, database: self.database) }
+    }
+
+    var scheduler: ReleaseScheduler {
+        define(scope: .singleton) { ReleaseScheduler { self.database } }
+    }
+
+    var auditor: ReleaseAuditor { define(scope: .singleton) { ReleaseAuditor(assembly: self) } }
+
+    /// Releases the root, then reads the family's database twice in the graph that is open.
+    func databasePair(releasing holder: ReleaseRootHolder) -> (ReleaseDatabase, ReleaseDatabase) {
+        define {
+            holder.root = nil
+            return (self.database, self.database)
+        }
+    }
+}
+
+private final class ReleaseObserver: ResolutionObserver {
+    let members = Guarded<[String]>([])
+
+    func didResolve(_ resolution: Resolution) {
+        members.withLock { $0.append(resolution.definition.member) }
+    }
+}
+
+private final class ReleaseRootHolder: @unchecked Sendable {
+    var root: ReleaseAppAssembly?
+}
+
+/// Releasing the root releases every instance its family keeps, whatever holds the family: a
+/// singleton may keep a collaborator, or a closure that captured one.
+@Suite struct RootReleaseTests {
+    @Test func aSingletonThatHoldsACollaboratorIsReleasedWithTheRoot() {
+        weak var root: ReleaseAppAssembly?
+        weak var services: ReleaseServiceAssembly?
+        weak var service: ReleaseService?
+        weak var database: ReleaseDatabase?
+        do {
+            let app = ReleaseAppAssembly()
+            let built = app.services.service
+            root = app
+            services = app.services
+            service = built
+            database = app.services.database
+            #expect(built.database === database, "the family's database, read twice")
+        }
+        #expect(root == nil, "the root is released")
+        #expect(service == nil, "and the singleton that holds a collaborator")
+        #expect(services == nil, "and that collaborator")
+        #expect(database == nil, "and every other singleton")
+    }
+
+    @Test func aSingletonThatHoldsAClosureReadingTheFamilyIsReleasedWithTheRoot() {
+        weak var scheduler: ReleaseScheduler?
+        weak var database: ReleaseDatabase?
+        do {
+            let app = ReleaseAppAssembly()
+            let built = app.services.scheduler
+            scheduler = built
+            database = built.makeDatabase()
+            #expect(database === app.services.database)
+        }
+        #expect(scheduler == nil)
+        #expect(database == nil)
+    }
+
+    @Test func anotherThreadsCacheDoesntKeepASingletonOfAReleasedRoot() {
+        weak var service: ReleaseService?
+        weak var database: ReleaseDatabase?
+        let read = DispatchSemaphore(value: 0)
+        let checked = DispatchSemaphore(value: 0)
+        do {
+            let app = ReleaseAppAssembly()
+            let services = app.services
+            let thread = Thread {
+                // Twice: the second read comes from this thread's cache.
+                _ = services.service
+                _ = services.service
+                read.signal()
+                checked.wait()  // the thread, and its cache, outlive the root
+            }
+            thread.start()
+            #expect(read.wait(timeout: .now() + 20) == .success)
+            service = app.services.service
+            database = app.services.database
+        }
+        #expect(service == nil, "the other thread's cache names it, and doesn't keep it")
+        #expect(database == nil)
+        checked.signal()
+    }
+
+    @Test func aThreadReadsANewFamilyWhereItsCacheNamedAReleasedOne() {
+        let seen = Guarded<(released: Bool, sameTwice: Bool)>((false, false))
+        let finished = finishes {
+            weak var released: ReleaseDatabase?
+            do {
+                let app = ReleaseAppAssembly()
+                released = app.services.database
+                _ = app.services.database
+            }
+            // The same definition, in the same line of this thread's cache.
+            let app = ReleaseAppAssembly()
+            let database = app.services.database
+            let again = app.services.database
+            seen.withLock { $0 = (released == nil, again === database) }
+        }
+        #expect(finished)
+        seen.withLock { seen in
+            #expect(seen.released)
+            #expect(seen.sameTwice, "built once in the new family")
+        }
+    }
+
+    @Test func whatAGraphOpenAtTheReleaseBuildsIsSharedInItThenReleasedWhenItCloses() {
+        weak var database: ReleaseDatabase?
+        do {
+            let holder = ReleaseRootHolder()
+            holder.root = ReleaseAppAssembly()
+            let services = holder.root!.services
+            let pair = services.databasePair(releasing: holder)
+            #expect(holder.root == nil, "the body released the root")
+            #expect(pair.0 === pair.1, "the graph kept its singleton to the end")
+            database = pair.0
+        }
+        #expect(database == nil, "released once the graph closed")
+    }
+
+    @Test func anObservedGraphOpenAtTheReleaseReadsNoReleasedSingleton() {
+        let holder = ReleaseRootHolder()
+        holder.root = ReleaseAppAssembly()
+        let services = holder.root!.services
+        let observer = ReleaseObserver()
+        services.observeResolutions(with: observer)
+        weak var first: ReleaseDatabase?
+        first = services.database
+        _ = services.database  // its source is this thread's cache, which now names it
+        let pair = services.databasePair(releasing: holder)
+        #expect(first == nil, "released with the root")
+        #expect(pair.0 === pair.1, "built again once, in the open graph")
+        #expect(observer.members.withLock { $0.filter { $0 == "database" }.count } == 4)
+    }
+
+    @Test func aSingletonThatCapturedTheRootIsReleasedOnceTheFamilyShutsDown() async throws {
+        weak var root: ReleaseAppAssembly?
+        weak var scheduler: ReleaseScheduler?
+        do {
+            let app = ReleaseAppAssembly()
+            let built = app.rootScheduler
+            root = app
+            scheduler = built
+            _ = built.makeDatabase()
+            try await app.shutDown()
+        }
+        #expect(root == nil, "the singleton's closure held the root until the family shut down")
+        #expect(scheduler == nil)
+    }
+
+    @Test func aDeinitThatReadsTheFamilyAfterTheRootsReleaseStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            stopsAfter(seconds: 20)
+            do {
+                let app = ReleaseTestAppAssembly()
+                _ = app.services.auditor
+                withExtendedLifetime(app) {}
+            }
+        }
+        #expect(
+            stderr(of: result).contains(
+                "ReleaseServiceAssembly.database was read after the root of its family, ReleaseTestAppAssembly, was released"
+            )
+        )
+    }
+}
