@@ -23,16 +23,27 @@
 /// - **Overrides no read used**, of the overrides given to ``init(of:applying:)``.
 /// - **Errors a shutdown throws**: the instances the check built that declared a shutdown
 ///   (``Definition/onShutdown(_:)``) are shut down before ``run(isolation:)`` returns.
+/// - **Misuse** — a cycle through initializers, a method with parameters read twice without
+///   `arguments:`, an explicit key used for two types, a missing configuration value, an endless
+///   recursion — with the message that would have stopped the program, which names the definitions
+///   and the fix.
 ///
-/// Misuse — a cycle through initializers, a method with parameters read twice without `arguments:`,
-/// an explicit key used for two types, a configuration value that is missing — stops the program
-/// with its message, as it would in any read: the check makes it stop at start-up rather than at the
-/// first request that meets it. In a test, run the check inside an exit test
-/// (`#expect(processExitsWith: .success) { ... }`) so that a stop fails that test alone.
+/// Where misuse is reported, and where it still stops the program: each root is read in a task on a
+/// thread of the check's own, and a misuse on that thread — in the read, and in its child tasks
+/// (`async let`, task groups), which run there too — is reported: the read can't go on, so its
+/// thread stays parked for the rest of the process, keeping what it held, and the next roots are
+/// read in a new sandbox. A misuse anywhere else still stops the program: in a task the read starts
+/// with `Task {}` or `Task.detached`, on an actor it hops to, on a thread it starts; on systems older
+/// than macOS 15, iOS 18, tvOS 18, watchOS 11 and visionOS 2, where a task can't be given a thread
+/// of its own; and in every read outside a check. A check that reports a misuse is meant to fail —
+/// a test, or a server's start-up — not to be followed by serving requests.
 public final class WiringCheck<Root: Assembly>: Sendable {
     private let root: Root
     private let overrides: Overrides<Root>
-    private let roots = Locked<[(name: String, read: @Sendable (Root) async throws -> Void)]>([])
+    private let roots = Locked<[Read]>([])
+
+    /// A root to read: `name` names it, or, when nil, the first definition it reads.
+    private typealias Read = (name: String?, read: @Sendable (Root) async throws -> Void)
 
     /// A check of the family of `root`, which reads in a sandbox with `overrides` applied — or with
     /// none.
@@ -47,9 +58,10 @@ public final class WiringCheck<Root: Assembly>: Sendable {
 
     /// Adds `keyPath` to the roots the check reads.
     ///
-    /// - Parameter keyPath: A member the program reads, named in the report by the key path.
+    /// - Parameter keyPath: A member the program reads, named in the report by the definition it
+    ///   reads (`AppAssembly.controller`).
     public func read<Value>(_ keyPath: KeyPath<Root, Value> & Sendable) {
-        roots.withLock { $0.append((String(describing: keyPath), { root in _ = root[keyPath: keyPath] })) }
+        roots.withLock { $0.append((nil, { root in _ = root[keyPath: keyPath] })) }
     }
 
     /// Adds a read — a method with sample arguments, a member declared `get async` or `throws` — to
@@ -62,36 +74,77 @@ public final class WiringCheck<Root: Assembly>: Sendable {
         roots.withLock { $0.append((name, read)) }
     }
 
-    /// Reads every root in a sandbox of the family, once each, in the order they were added, and
-    /// returns what it found.
+    /// Reads every root in a sandbox of the family, once each, in the order they were added, each
+    /// in a task on a thread of its own, and returns what it found.
     ///
     /// - Parameter isolation: The actor the reads run on; the caller's by default.
     public func run(isolation: isolated (any Actor)? = #isolation) async -> WiringReport {
         let found = WiringFindings()
-        await overrides.apply(isolation: isolation, whenUnused: .ignore) {
-            await WiringFindings.$current.withValue(
-                found,
-                operation: { () async -> Void in
-                    for (name, read) in roots.withLock({ $0 }) {
-                        do {
-                            try await read(root)
-                        } catch {
-                            found.add(.threw(root: name, error: error))
+        WiringFindings.running.increment()
+        defer { WiringFindings.running.decrement() }
+        var unread = roots.withLock { $0 }[...]
+        while !unread.isEmpty {
+            // One sandbox for every root, unless a read stops: it may have left the sandbox's
+            // singletons half-built, and the next root is read in a new one.
+            await overrides.apply(isolation: isolation, whenUnused: .ignore) {
+                await WiringFindings.$current.withValue(
+                    found,
+                    operation: { () async -> Void in
+                        var stopped = false
+                        while !stopped, let (given, read) = unread.popFirst() {
+                            found.beginRoot()
+                            let ending = await Self.read(root, with: read)
+                            let firstRead = found.endRoot()
+                            let name = given ?? firstRead ?? "a key path of \(Root.self)"
+                            switch ending {
+                            case .returned:
+                                break
+                            case .threw(let error):
+                                found.add(.threw(root: name, error: error))
+                            case .misused(let message):
+                                found.add(.misuse(root: name, message: message))
+                                stopped = true
+                            }
                         }
-                    }
-                    // The sandbox's instances release what they own, as the family's would.
-                    if let sandbox = OverrideContext.innermost(for: root.family)?.singletons() {
-                        for failure in await sandbox.shutDownInstances(running: { try await $0() }) {
+                        // The sandbox's instances release what they own, as the family's would.
+                        guard let sandbox = OverrideContext.innermost(for: root.family)?.singletons() else { return }
+                        let failures =
+                            stopped
+                            ? await sandbox.shutDownPublishedInstances()
+                            : await sandbox.shutDownInstances(running: { try await $0() })
+                        for failure in failures {
                             found.add(.threw(root: "the shutdown of \(failure.definition)", error: failure.error))
                         }
-                    }
-                },
-                isolation: isolation
-            )
+                    },
+                    isolation: isolation
+                )
+            }
         }
         for description in overrides.unused {
             found.add(.unusedOverride(description))
         }
         return WiringReport(problems: found.all)
+    }
+
+    /// Reads one root on a lane of its own, where a misuse is reported (see ``WiringLane``) — or in
+    /// this task, where it stops the program, before macOS 15, iOS 18, tvOS 18, watchOS 11 and
+    /// visionOS 2, or when no thread can be made.
+    private static func read(
+        _ root: Root,
+        with read: @escaping @Sendable (Root) async throws -> Void
+    ) async
+        -> LaneReadEnding
+    {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
+            let ending = await WiringLane.read(root, with: read)
+        {
+            return ending
+        }
+        do {
+            try await read(root)
+            return .returned
+        } catch {
+            return .threw(error)
+        }
     }
 }

@@ -8,6 +8,9 @@ public struct WiringReport: Sendable, CustomStringConvertible {
         case captiveDependency(CaptiveDependency)
         /// An override no read used, as `AssemblyType.member` (or the substitute's type).
         case unusedOverride(String)
+        /// Reading the root named `root` misused the library, and stopped with `message`, which names
+        /// the definitions and the fix — a message that would have stopped the program.
+        case misuse(root: String, message: String)
 
         /// What happened, and how to fix it.
         public var description: String {
@@ -17,6 +20,7 @@ public struct WiringReport: Sendable, CustomStringConvertible {
             case .unusedOverride(let description):
                 "the override of \(description) was never used. Check that it names a definition (or "
                     + "collaborator type) your code reads, or remove it."
+            case .misuse(let root, let message): "reading \(root) stopped: \(message)"
             }
         }
     }

@@ -67,6 +67,8 @@ void assemblies_current_thread_name(char *buffer, size_t size) {
 
 _Thread_local void *assemblies_current_resolver = NULL;
 
+_Thread_local void *assemblies_current_lane = NULL;
+
 // The Swift concurrency runtime's entry point (ABI since Swift 5.5 on every platform): the current
 // task, not retained, or NULL. Declared with the Swift calling convention it is defined with.
 extern void *swift_task_getCurrent(void) __attribute__((swiftcall));

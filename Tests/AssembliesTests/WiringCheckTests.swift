@@ -42,6 +42,14 @@ private final class WiringAppAssembly: Assembly, @unchecked Sendable {
         }
     }
 
+    /// Read only by `misuseIsReportedAndTheOtherRootsAreStillRead`, which counts its shutdowns.
+    var archive: WiringStore {
+        define(scope: .singleton) { definition in
+            definition.onShutdown { _ in WiringCheckTests.archiveShutdowns.withLock { $0 += 1 } }
+            return WiringStore()
+        }
+    }
+
     var session: WiringStore {
         get async {
             await define(scope: .singleton) {
@@ -55,6 +63,29 @@ private final class WiringAppAssembly: Assembly, @unchecked Sendable {
 
     /// Reads a method with parameters twice without `arguments:`: misuse, which stops.
     var twoLabels: (String, String) { define { (self.label("a"), self.label("b")) } }
+
+    /// Misuses the library while it is built, the first time only: the stopped read leaves it
+    /// claimed, half-built, in its sandbox.
+    var flaky: WiringStore {
+        define(scope: .singleton) {
+            if WiringCheckTests.flakyMisuses.withLock({ $0.popLast() ?? false }) { _ = self.twoLabels }
+            return WiringStore()
+        }
+    }
+
+    func level(_ depth: Int) -> WiringAudit {
+        define(arguments: depth) {
+            _ = self.level(depth + 1)
+            return WiringAudit()
+        }
+    }
+
+    /// One explicit key in two stored scopes: the store stops the second read while it holds its lock.
+    var sharedPool: WiringStore { define(withKey: "pool", scope: .singleton) { WiringStore() } }
+    var weakPool: WiringStore { define(withKey: "pool", scope: .weakSingleton) { WiringStore() } }
+
+    /// An endless recursion, which the depth guard stops.
+    var endless: WiringAudit { define { self.level(0) } }
 }
 
 @Suite("Checking the wiring before serving") struct WiringCheckTests {
@@ -148,6 +179,8 @@ private final class WiringAppAssembly: Assembly, @unchecked Sendable {
     }
 
     static let shutdowns = Guarded(0)
+    static let flakyMisuses = Guarded<[Bool]>([])
+    static let archiveShutdowns = Guarded(0)
 
     @Test func theCheckShutsDownTheInstancesItBuilt() async {
         let app = WiringAppAssembly()
@@ -161,10 +194,99 @@ private final class WiringAppAssembly: Assembly, @unchecked Sendable {
         #expect(Self.shutdowns.withLock { $0 } == before + 1, "the live family's pool is its own")
     }
 
-    @Test func misuseStopsWhereTheCheckReadsIt() async {
+    @Test func misuseIsReportedAndTheOtherRootsAreStillRead() async {
+        let app = WiringAppAssembly()
+        let check = WiringCheck(of: app)
+        check.read(\.store)
+        check.read(\.twoLabels)
+        check.read(\.archive)
+        check.read("handler(for: \"notes\")") { app in _ = try app.handler(for: "notes") }
+        let report = await check.run()
+        #expect(report.problems.count == 2, "\(report)")
+        guard case .misuse(let root, let message) = report.problems.first else {
+            Issue.record("the misuse is reported: \(report)")
+            return
+        }
+        #expect(root == "WiringAppAssembly.twoLabels", "named by the definition the key path reads")
+        #expect(message.contains("WiringAppAssembly.label(_:) was read twice in one object graph"))
+        #expect(message.contains("To fix this"))
+        #expect(report.description.contains("- reading WiringAppAssembly.twoLabels stopped: "))
+        guard case .threw(let threwRoot, _) = report.problems.last else {
+            Issue.record("the root after it is read: \(report)")
+            return
+        }
+        #expect(threwRoot == "handler(for: \"notes\")")
+        #expect(Self.archiveShutdowns.withLock { $0 } == 1, "the archive, read after the misuse, is shut down")
+    }
+
+    @Test func aMisuseInAnAsyncReadOrItsChildTasksIsReported() async {
+        let check = WiringCheck(of: WiringAppAssembly())
+        check.read("session, then twoLabels") { app in
+            _ = await app.session
+            _ = app.twoLabels
+        }
+        check.read("twoLabels in a child task") { app in
+            async let labels = app.twoLabels
+            _ = await labels
+        }
+        let report = await check.run()
+        #expect(report.problems.count == 2, "\(report)")
+        for problem in report.problems {
+            guard case .misuse(_, let message) = problem else {
+                Issue.record("a misuse: \(problem)")
+                continue
+            }
+            #expect(message.contains("WiringAppAssembly.label(_:) was read twice"))
+        }
+    }
+
+    @Test func anEndlessRecursionIsReported() async {
+        let check = WiringCheck(of: WiringAppAssembly())
+        check.read(\.endless)
+        let report = await check.run()
+        guard case .misuse(_, let message) = report.problems.first else {
+            Issue.record("the depth guard's stop is reported: \(report)")
+            return
+        }
+        #expect(message.contains("it began with WiringAppAssembly.endless and has reached WiringAppAssembly.level(_:)"))
+    }
+
+    @Test func theRootsAfterAStopAreReadInANewSandbox() async {
+        Self.flakyMisuses.withLock { $0 = [false, true] }  // the first read misuses, the second doesn't
+        let check = WiringCheck(of: WiringAppAssembly())
+        check.read(\.flaky)
+        check.read(\.flaky)  // would wait for ever for the stopped read's instance in its sandbox
+        let finished = await completes {
+            let report = await check.run()
+            let misuses = report.problems.filter { if case .misuse = $0 { true } else { false } }
+            #expect(misuses.count == 1, "the first read only: \(report)")
+        }
+        #expect(finished)
+    }
+
+    @Test func aMisuseFoundUnderTheSandboxStoresLockLetsItGo() async {
+        let check = WiringCheck(of: WiringAppAssembly())
+        check.read(\.sharedPool)
+        check.read(\.weakPool)  // stops in the store; the check then shuts that store's instances down
+        let finished = await completes {
+            let report = await check.run()
+            guard case .misuse(let root, let message) = report.problems.first else {
+                Issue.record("the scope mismatch is reported: \(report)")
+                return
+            }
+            #expect(root == "WiringAppAssembly.weakPool (key \"pool\")")
+            #expect(message.contains("the key \"pool\" is used with two scopes"))
+        }
+        #expect(finished, "the stopped read let go of the store's lock")
+    }
+
+    @Test func aMisuseOffTheLaneStillStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            stopsAfter(seconds: 20)
             let check = WiringCheck(of: WiringAppAssembly())
-            check.read(\.twoLabels)
+            check.read("twoLabels in a task of its own") { app in
+                _ = await Task { app.twoLabels }.value
+            }
             _ = await check.run()
         }
         #expect(stderr(of: result).contains("WiringAppAssembly.label(_:) was read twice in one object graph"))

@@ -81,6 +81,7 @@ enum AsyncReading {
         isolation: isolated (any Actor)?,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
+        if family.isIntercepted { WiringFindings.noteTopLevelRead(key) }
         var graph = AsyncGraph.open(family, inside: outer)
         let result: T
         do {

@@ -1,3 +1,5 @@
+internal import CAssemblies
+
 /// The messages with which misuse stops the program.
 ///
 /// Each says what happened, names the definitions involved as `AssemblyType.member` (the chain, for
@@ -5,6 +7,10 @@
 @usableFromInline
 enum Failure {
     static func stop(_ message: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        if let lane = assemblies_lane(), #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            // A wiring check's read: reported to the check, whose thread parks.
+            Unmanaged<WiringLane>.fromOpaque(lane).takeUnretainedValue().stop(message)
+        }
         // Printed as "Assemblies/Failure.swift:N: Fatal error: <message>", like the standard library's traps.
         fatalError(message, file: file, line: line)
     }

@@ -54,6 +54,8 @@ extension Resolver {
         suspends: Bool
     ) -> Decision {
         let context = isInGraph ? graph.interception?.context : OverrideContext.innermost(for: family)
+        // A wiring check reads in a sandbox: overrides of its own.
+        if !isInGraph && context != nil { WiringFindings.noteTopLevelRead(key) }
         var observation = isInGraph ? graph.interception?.observation : family.observation
         if thread.isReporting || observation?.reports(on: thread) == false {
             observation = nil

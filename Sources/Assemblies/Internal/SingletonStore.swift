@@ -354,10 +354,16 @@ final class SingletonStore: @unchecked Sendable {
     }
 
     /// Stops when `key` reads `slot` as another type (an explicit key) or in another scope: the
-    /// slot's instance would be read as something it isn't, or cached for a lifetime it hasn't.
+    /// slot's instance would be read as something it isn't, or cached for a lifetime it hasn't. Lock
+    /// held: it is let go first, since the message describes argument values, which is user code, and
+    /// a wiring check's read parks where it stops (see ``WiringLane``).
     private func check(_ key: DefinitionKey, readingAs scope: Scope, in slot: SingletonSlot) {
-        if key.isExplicit { key.requireSameType(as: slot.key) }
+        if key.isExplicit && ObjectIdentifier(key.type) != ObjectIdentifier(slot.key.type) {
+            lock.unlock()
+            Failure.explicitKeyTypeMismatch(key, first: slot.key)
+        }
         if slot.scope != scope {
+            lock.unlock()
             Failure.storedKeyScopeMismatch(key, first: slot.key, firstScope: slot.scope, scope: scope)
         }
     }
@@ -551,6 +557,13 @@ final class SingletonStore: @unchecked Sendable {
         return await run(pending) { try await $0() }
     }
 
+    /// Shuts down the published instances that declared a shutdown, the last published first,
+    /// without waiting for those being built — in the sandbox of a wiring check whose read stopped,
+    /// which never finishes them (see ``WiringLane``). Returns what the shutdowns threw.
+    func shutDownPublishedInstances() async -> [ShutdownError.Failure] {
+        await run(takeShutdowns { _ in true }) { try await $0() }
+    }
+
     /// Refuses every build from now on, if nothing is being built and nothing waits to shut down;
     /// false when a read still running has built more meanwhile (shut that down, then try again).
     private func closeIfDrained() -> Bool {
@@ -625,8 +638,8 @@ final class SingletonStore: @unchecked Sendable {
     private var hasUnfinishedSlots: Bool { slots.values.contains(where: \.isUnfinished) }
 
     /// Stops a build that a read starts after the family has shut down. Lock held: it is let go
-    /// first, since the message describes argument values, which is user code (and `Never` returns
-    /// to no one who would let it go again).
+    /// first, since the message describes argument values, which is user code, and a wiring check's
+    /// read parks where it stops (and `Never` returns to no one who would let it go again).
     private func refuseBuildOnceClosed(_ key: DefinitionKey) {
         guard case .closed = draining else { return }
         lock.unlock()

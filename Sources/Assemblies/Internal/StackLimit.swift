@@ -47,49 +47,22 @@ struct StackLimit {
     }
 
     /// Runs `stop`, which builds a message and stops the program, on a new thread with a stack of
-    /// 4 MiB, while the calling thread waits for it (for ever: the program stops). What the calling
-    /// thread wrote before is visible to the new one (`pthread_create` orders them), and nothing it
+    /// 4 MiB, while the calling thread waits for it (for ever: the program stops, or, on a wiring
+    /// check's lane, the stop parks that thread, see ``WiringLane``). Nothing the calling thread
     /// refers to changes meanwhile. When no thread can be made, `stop` runs here.
     static func stopOnAStackOfItsOwn(_ stop: @escaping () -> Never) -> Never {
-        let context = Unmanaged.passRetained(Stop(stop)).toOpaque()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setstacksize(&attributes, 4 << 20)
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        let result = pthread_create(
-            &thread,
-            &attributes,
-            { Unmanaged<Stop>.fromOpaque($0).takeRetainedValue().run() },
-            context
-        )
-        #else
-        var thread = pthread_t()
-        let result = pthread_create(
-            &thread,
-            &attributes,
-            { Unmanaged<Stop>.fromOpaque($0!).takeRetainedValue().run() },
-            context
-        )
-        #endif
-        pthread_attr_destroy(&attributes)
-        guard result == 0 else { stop() }
-        #if canImport(Darwin)
-        pthread_join(thread!, nil)
-        #else
-        pthread_join(thread, nil)
-        #endif
+        let lane = assemblies_lane()
+        guard
+            let thread = OwnThread.start(
+                stackSize: 4 << 20,
+                {
+                    assemblies_set_lane(lane)  // the calling thread's lane, which waits for this one
+                    stop()
+                }
+            )
+        else { stop() }
+        thread.join()
         preconditionFailure("Assemblies: a stop returned")
-    }
-
-    /// The work of ``stopOnAStackOfItsOwn(_:)``, handed to its thread.
-    private final class Stop: @unchecked Sendable {
-        // @unchecked: handed to one thread, once, while the thread that made it waits.
-        let run: () -> Never
-
-        init(_ run: @escaping () -> Never) {
-            self.run = run
-        }
     }
 
     /// Whether the stack at `address` (a local of the caller) has run into the reserve.

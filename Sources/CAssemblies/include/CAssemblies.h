@@ -1,5 +1,5 @@
 // The few thread facts Swift's C modules don't expose on every platform (glibc keeps them behind
-// _GNU_SOURCE): where the calling thread's stack lies, and its name; a thread-local pointer, which
+// _GNU_SOURCE): where the calling thread's stack lies, and its name; thread-local pointers, which
 // Swift can't declare; a relaxed atomic word, which `Synchronization.Atomic` offers only from
 // macOS 15 / iOS 18 on; and the running task, asked of the concurrency runtime without the
 // unspecialized generic wrapper Swift offers. Internal to Assemblies.
@@ -51,6 +51,20 @@ static inline void *_Nullable assemblies_resolver(void) {
 /// Sets ``assemblies_current_resolver``.
 static inline void assemblies_set_resolver(void *_Nullable resolver) {
     assemblies_current_resolver = resolver;
+}
+
+/// The wiring check's lane the calling thread runs reads for (Swift's `WiringLane`), or NULL: a
+/// misuse on such a thread is reported to the check instead of stopping the program.
+extern _Thread_local void *_Nullable assemblies_current_lane;
+
+/// Reads ``assemblies_current_lane``.
+static inline void *_Nullable assemblies_lane(void) {
+    return assemblies_current_lane;
+}
+
+/// Sets ``assemblies_current_lane``.
+static inline void assemblies_set_lane(void *_Nullable lane) {
+    assemblies_current_lane = lane;
 }
 
 /// The address of the task running on the calling thread, or 0 outside a task: the concurrency
