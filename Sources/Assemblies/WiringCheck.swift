@@ -136,7 +136,7 @@ public final class WiringCheck<Root: Assembly>: Sendable {
         -> LaneReadEnding
     {
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
-            let ending = await WiringLane.read(root, with: read)
+            let ending = await WiringLane.run({ try await read(root) })
         {
             return ending
         }

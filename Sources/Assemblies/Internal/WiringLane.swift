@@ -1,12 +1,12 @@
 internal import CAssemblies
 
-/// A thread of its own on which a ``WiringCheck`` reads one root: the task executor of the task
-/// that makes the read, and so of its child tasks. A misuse on that thread — or on the thread that
-/// builds its depth guard's message (``StackLimit/stopOnAStackOfItsOwn(_:)``) — is reported to the
-/// check (``Failure/stop(_:file:line:)`` calls ``stop(_:)``) instead of stopping the program: the
-/// read can't go on, so the thread parks for good, keeping what it holds. The check goes on with
-/// the next root, in a sandbox of its own, since the parked read may hold the sandbox's singletons
-/// being built.
+/// A thread of its own on which a ``WiringCheck`` reads one root, or ``withMisuseThrown(_:)`` runs
+/// its body: the task executor of the task that runs it, and so of its child tasks. A misuse on that
+/// thread — or on the thread that builds its depth guard's message
+/// (``StackLimit/stopOnAStackOfItsOwn(_:)``) — is handed to the caller
+/// (``Failure/stop(_:file:line:)`` calls ``stop(_:)``) instead of stopping the program: the read
+/// can't go on, so the thread parks for good, keeping what it holds. A check goes on with the next
+/// root in a sandbox of its own, since the parked read may hold the sandbox's singletons being built.
 ///
 /// Only misuse on the lane's threads is reported: a read that hops to an actor, a task it starts
 /// with `Task {}` or `Task.detached`, a thread it starts — their misuse still stops the program.
@@ -20,12 +20,9 @@ final class WiringLane: TaskExecutor, @unchecked Sendable {
 
     private init() {}
 
-    /// Reads `root` with `read` in a task on a new lane, and returns how the read ended; nil, having
-    /// read nothing, when no thread can be made.
-    static func read<Root: Assembly>(
-        _ root: Root,
-        with read: @escaping @Sendable (Root) async throws -> Void
-    ) async -> LaneReadEnding? {
+    /// Runs `body` in a task on a new lane, and returns how it ended; nil, having run nothing, when
+    /// no thread can be made.
+    static func run(_ body: @escaping @Sendable () async throws -> Void) async -> LaneReadEnding? {
         let lane = WiringLane()
         guard
             let thread = OwnThread.start(
@@ -46,7 +43,7 @@ final class WiringLane: TaskExecutor, @unchecked Sendable {
             Task(executorPreference: lane) {
                 let ending: LaneReadEnding
                 do {
-                    try await read(root)
+                    try await body()
                     ending = .returned
                 } catch {
                     ending = .threw(error)

@@ -1,0 +1,62 @@
+import Assemblies
+import Testing
+
+private final class MisuseStore: Sendable {
+    let name: String
+    init(name: String) { self.name = name }
+}
+
+private struct MisuseError: Error {}
+
+private final class MisuseAppAssembly: Assembly, @unchecked Sendable {
+    var store: MisuseStore { define(scope: .singleton) { MisuseStore(name: "live") } }
+
+    func label(_ name: String) -> String { define { name } }
+
+    /// Reads a method with parameters twice without `arguments:`: misuse.
+    var twoLabels: (String, String) { define { (self.label("a"), self.label("b")) } }
+}
+
+/// `withMisuseThrown`: a misuse in a test throws, so that test fails alone.
+@Suite("Throwing misuse in a test") struct MisuseTests {
+    @Test func aMisuseThrowsItsMessage() async {
+        let app = MisuseAppAssembly()
+        await #expect {
+            _ = try await withMisuseThrown { app.twoLabels }
+        } throws: { error in
+            guard let misuse = error as? Misuse else { return false }
+            return misuse.message.contains("MisuseAppAssembly.label(_:) was read twice in one object graph")
+                && misuse.description == misuse.message
+        }
+        #expect(app.store.name == "live", "the family is still read after the misuse, on this thread")
+    }
+
+    @Test func aMisuseInAChildTaskThrowsToo() async {
+        let app = MisuseAppAssembly()
+        await #expect(throws: Misuse.self) {
+            try await withMisuseThrown {
+                async let labels = app.twoLabels
+                _ = await labels
+            }
+        }
+    }
+
+    @Test func whatTheBodyReturnsOrThrowsComesBack() async throws {
+        let app = MisuseAppAssembly()
+        let name = try await withMisuseThrown { app.store.name }
+        #expect(name == "live")
+        await #expect(throws: MisuseError.self) {
+            try await withMisuseThrown { throw MisuseError() }
+        }
+    }
+
+    @Test func theCallersOverridesReachTheBody() async throws {
+        let app = MisuseAppAssembly()
+        let overrides = Overrides(of: app)
+        overrides.replace(\.store) { MisuseStore(name: "double") }
+        let name = try await overrides.apply {
+            try await withMisuseThrown { app.store.name }
+        }
+        #expect(name == "double")
+    }
+}
