@@ -19,15 +19,17 @@ public struct Misuse: Error, CustomStringConvertible {
 /// }
 /// ```
 ///
-/// `body` runs in a task on a thread of its own, as do its child tasks (`async let`, task groups);
-/// the caller's task-local values, ``Overrides`` applied included, reach it. A misuse there — a
-/// cycle through initializers, a method with parameters read twice without `arguments:`, an
-/// endless recursion, a read after the root's release — throws: the read can't go on, so that
-/// thread stays parked for the rest of the process, keeping what it held (the family it read,
-/// for one). A misuse anywhere else still stops the program: in a task `body` starts with `Task {}`
-/// or `Task.detached`, on an actor it hops to (`@MainActor` code), on a thread it starts, and on
-/// systems older than macOS 15, iOS 18, tvOS 18, watchOS 11 and visionOS 2, where `body` runs in the
-/// calling task. Meant for tests: a program that meets a misuse should stop, not go on.
+/// `body` runs in a task on threads of its own, as do its child tasks (`async let`, task groups) and
+/// the default actors they call; the caller's task-local values, ``Overrides`` applied included,
+/// reach it, and cancelling the caller cancels it. A misuse there — a cycle through initializers, a
+/// method with parameters read twice without `arguments:`, an endless recursion, a read after the
+/// root's release — throws: the read can't go on, so its thread stays parked for the rest of the
+/// process, keeping what it held — the family it read, a singleton it was building, which other
+/// reads then wait for in vain: give each such test a root of its own. A misuse anywhere else still
+/// stops the program: in a task `body` starts with `Task {}` or `Task.detached`, on an actor with an
+/// executor of its own (`@MainActor` code), on a thread it starts, and on systems older than
+/// macOS 15, iOS 18, tvOS 18, watchOS 11 and visionOS 2, where `body` runs in the calling task. Meant
+/// for tests: a program that meets a misuse should stop, not go on.
 ///
 /// - Parameter body: The code to run, which reads assemblies.
 /// - Returns: What `body` returns.
@@ -44,7 +46,6 @@ public func withMisuseThrown<Result: Sendable>(
         result.withLock { $0 = value }
     }
     switch ending {
-    case nil: return try await body()  // no thread could be made
     case .returned: return result.withLock { $0! }
     case .threw(let error): throw error
     case .misused(let message): throw Misuse(message: message)

@@ -28,15 +28,16 @@
 ///   recursion — with the message that would have stopped the program, which names the definitions
 ///   and the fix.
 ///
-/// Where misuse is reported, and where it still stops the program: each root is read in a task on a
-/// thread of the check's own, and a misuse on that thread — in the read, and in its child tasks
-/// (`async let`, task groups), which run there too — is reported: the read can't go on, so its
-/// thread stays parked for the rest of the process, keeping what it held, and the next roots are
-/// read in a new sandbox. A misuse anywhere else still stops the program: in a task the read starts
-/// with `Task {}` or `Task.detached`, on an actor it hops to, on a thread it starts; on systems older
-/// than macOS 15, iOS 18, tvOS 18, watchOS 11 and visionOS 2, where a task can't be given a thread
-/// of its own; and in every read outside a check. A check that reports a misuse is meant to fail —
-/// a test, or a server's start-up — not to be followed by serving requests.
+/// Where misuse is reported, and where it still stops the program: each root is read in a task on
+/// threads of the check's own, and a misuse there — in the read, in its child tasks (`async let`,
+/// task groups) and in the default actors they call, which run there too — is reported: the read
+/// can't go on, so its thread stays parked for the rest of the process, keeping what it held (an
+/// actor it was running stays busy), and the next roots are read in a new sandbox. A misuse
+/// anywhere else still stops the program: in a task the read starts with `Task {}` or
+/// `Task.detached`, on an actor with an executor of its own (the main actor), on a thread it starts;
+/// on systems older than macOS 15, iOS 18, tvOS 18, watchOS 11 and visionOS 2, where a task can't be
+/// given threads of its own; and in every read outside a check. A check that reports a misuse is
+/// meant to fail — a test, or a server's start-up — not to be followed by serving requests.
 public final class WiringCheck<Root: Assembly>: Sendable {
     private let root: Root
     private let overrides: Overrides<Root>
@@ -77,7 +78,8 @@ public final class WiringCheck<Root: Assembly>: Sendable {
     /// Reads every root in a sandbox of the family, once each, in the order they were added, each
     /// in a task on a thread of its own, and returns what it found.
     ///
-    /// - Parameter isolation: The actor the reads run on; the caller's by default.
+    /// - Parameter isolation: The actor the check runs on, the caller's by default; the reads run on
+    ///   threads of their own.
     public func run(isolation: isolated (any Actor)? = #isolation) async -> WiringReport {
         let found = WiringFindings()
         WiringFindings.running.increment()
@@ -128,17 +130,15 @@ public final class WiringCheck<Root: Assembly>: Sendable {
 
     /// Reads one root on a lane of its own, where a misuse is reported (see ``WiringLane``) — or in
     /// this task, where it stops the program, before macOS 15, iOS 18, tvOS 18, watchOS 11 and
-    /// visionOS 2, or when no thread can be made.
+    /// visionOS 2.
     private static func read(
         _ root: Root,
         with read: @escaping @Sendable (Root) async throws -> Void
     ) async
         -> LaneReadEnding
     {
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
-            let ending = await WiringLane.run({ try await read(root) })
-        {
-            return ending
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            return await WiringLane.run { try await read(root) }
         }
         do {
             try await read(root)

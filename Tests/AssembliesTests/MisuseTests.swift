@@ -17,9 +17,27 @@ private final class MisuseAppAssembly: Assembly, @unchecked Sendable {
     var twoLabels: (String, String) { define { (self.label("a"), self.label("b")) } }
 }
 
+/// One singleton under one explicit key, read by an async getter that builds it across an `await`
+/// and by a synchronous one, which blocks its thread while the other builds.
+private final class MisuseSessionAssembly: Assembly, @unchecked Sendable {
+    let claimed = Gate()
+
+    var asyncSession: MisuseStore {
+        get async {
+            await define(withKey: "misuse-session", scope: .singleton) {
+                self.claimed.open()
+                await untilSomeoneWaits(for: self, "asyncSession")
+                return MisuseStore(name: "session")
+            }
+        }
+    }
+
+    var syncSession: MisuseStore { define(withKey: "misuse-session", scope: .singleton) { MisuseStore(name: "?") } }
+}
+
 /// `withMisuseThrown`: a misuse in a test throws, so that test fails alone.
 @Suite("Throwing misuse in a test") struct MisuseTests {
-    @Test func aMisuseThrowsItsMessage() async {
+    @Test(.enabled(if: misuseIsReported)) func aMisuseThrowsItsMessage() async {
         let app = MisuseAppAssembly()
         await #expect {
             _ = try await withMisuseThrown { app.twoLabels }
@@ -31,7 +49,7 @@ private final class MisuseAppAssembly: Assembly, @unchecked Sendable {
         #expect(app.store.name == "live", "the family is still read after the misuse, on this thread")
     }
 
-    @Test func aMisuseInAChildTaskThrowsToo() async {
+    @Test(.enabled(if: misuseIsReported)) func aMisuseInAChildTaskThrowsToo() async {
         let app = MisuseAppAssembly()
         await #expect(throws: Misuse.self) {
             try await withMisuseThrown {
@@ -39,6 +57,24 @@ private final class MisuseAppAssembly: Assembly, @unchecked Sendable {
                 _ = await labels
             }
         }
+    }
+
+    @Test func aChildTaskThatBlocksItsThreadDoesntStopAnother() async {
+        let app = MisuseSessionAssembly()
+        let finished = await completes {
+            let names = try? await withMisuseThrown {
+                await withTaskGroup(of: String.self) { group in
+                    group.addTask { await app.asyncSession.name }
+                    group.addTask {
+                        await app.claimed.wait()
+                        return app.syncSession.name  // blocks its thread until the other publishes
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            #expect(names == ["session", "session"])
+        }
+        #expect(finished, "the building task ran on another thread of the lane")
     }
 
     @Test func whatTheBodyReturnsOrThrowsComesBack() async throws {

@@ -68,6 +68,23 @@ private final class ReleaseServiceAssembly: Assembly, @unchecked Sendable {
             return (self.database, self.database)
         }
     }
+
+    /// Reads the family's counted database, releases the root, then reads it again in the graph
+    /// that is open.
+    func countedPair(releasing holder: ReleaseRootHolder) -> (ReleaseDatabase, ReleaseDatabase) {
+        define {
+            let before = self.countedDatabase
+            holder.root = nil
+            return (before, self.countedDatabase)
+        }
+    }
+
+    var countedDatabase: ReleaseDatabase {
+        define(scope: .singleton) {
+            RootReleaseTests.countedBuilds.withLock { $0 += 1 }
+            return ReleaseDatabase()
+        }
+    }
 }
 
 private final class ReleaseObserver: ResolutionObserver {
@@ -85,6 +102,8 @@ private final class ReleaseRootHolder: @unchecked Sendable {
 /// Releasing the root releases every instance its family keeps, whatever holds the family: a
 /// singleton may keep a collaborator, or a closure that captured one.
 @Suite struct RootReleaseTests {
+    static let countedBuilds = Guarded(0)
+
     @Test func aSingletonThatHoldsACollaboratorIsReleasedWithTheRoot() {
         weak var root: ReleaseAppAssembly?
         weak var services: ReleaseServiceAssembly?
@@ -178,6 +197,20 @@ private final class ReleaseRootHolder: @unchecked Sendable {
             database = pair.0
         }
         #expect(database == nil, "released once the graph closed")
+    }
+
+    @Test func aGraphOpenAtTheReleaseGetsTheSingletonItReadBefore() {
+        weak var database: ReleaseDatabase?
+        do {
+            let holder = ReleaseRootHolder()
+            holder.root = ReleaseAppAssembly()
+            let services = holder.root!.services
+            let pair = services.countedPair(releasing: holder)
+            #expect(pair.0 === pair.1, "the instance the graph holds, not a second one")
+            #expect(Self.countedBuilds.withLock { $0 } == 1, "built once")
+            database = pair.0
+        }
+        #expect(database == nil)
     }
 
     @Test func anObservedGraphOpenAtTheReleaseReadsNoReleasedSingleton() {

@@ -209,19 +209,26 @@ struct SingletonSlotTests {
         #expect(!slot.drop(), "nothing to drop once gone")
     }
 
-    @Test func releasingGivesUpAWholeInstanceAndLeavesABuildAlone() {
+    @Test func weakeningKeepsAWholeInstanceWeaklyAndLeavesABuildAlone() {
         let slot = slot()
         let builder = ResolverThread()
         claim(slot, by: builder)
-        #expect(slot.release() == nil, "a slot being built keeps its build")
+        #expect(slot.weaken() == nil, "a slot being built keeps its build")
         #expect(slot.isUnfinished)
-        let instance = Instance()
-        _ = slot.publish(instance)
-        #expect(same(slot.release(), instance), "the instance, handed to the store to let go of")
-        #expect(slot.publishedObject == nil)
-        #expect(slot.release() == nil, "once")
+        var instance: Instance? = Instance()
+        _ = slot.publish(instance!)
+        #expect(same(slot.weaken(), instance), "the strong reference, handed to the store to let go of")
+        #expect(slot.weaken() == nil, "once")
+        do {
+            guard case .instance(let object) = claim(slot, by: ResolverThread()) else {
+                Issue.record("while something holds it, every read gets it")
+                return
+            }
+            #expect(same(object, instance))
+        }
+        instance = nil
         guard case .build = claim(slot, by: builder) else {
-            Issue.record("a read after the release builds again")
+            Issue.record("once it is gone, a read builds again")
             return
         }
     }

@@ -16,7 +16,7 @@ struct WiringLaneTests {
             return
         }
         #expect(message == "stopped")
-        guard case .print = read.end(.returned) else {
+        guard case .stop = read.end(.returned) else {
             Issue.record("a later ending has no one to go to")
             return
         }
@@ -33,46 +33,78 @@ struct WiringLaneTests {
             return
         }
         #expect(error is LaneError)
-        guard case .print = read.end(.misused(message: "late")) else {
-            Issue.record("a misuse after the check has its ending is printed")
+        guard case .stop = read.end(.misused(message: "late")) else {
+            Issue.record("a misuse after the caller has its ending stops the program")
             return
         }
     }
 
-    @Test func theThreadRunsJobsInOrderThenEndsOnceClosedAndEmpty() {
-        var queue = LaneQueue<Int>.open([])
+    @Test func aJobGoesToAWaitingThreadOrToANewOne() {
+        var queue = LaneQueue<Int>.empty
+        guard case .startThread(1) = queue.enqueue(1) else {
+            Issue.record("no thread yet: one is started for the job")
+            return
+        }
+        guard case .startThread(2) = queue.enqueue(2) else {
+            Issue.record("the first thread is busy (it may block): another one is started")
+            return
+        }
         guard case .wait = queue.next() else {
-            Issue.record("an open, empty queue: the thread waits")
+            Issue.record("a thread done with its job, and nothing queued: it waits")
             return
         }
-        guard case .wake = queue.enqueue(1), case .wake = queue.enqueue(2) else {
-            Issue.record("jobs wake the thread")
-            return
-        }
-        guard case .run(1) = queue.next() else {
-            Issue.record("in order")
-            return
-        }
-        queue.close()
         guard case .wake = queue.enqueue(3) else {
-            Issue.record("a closed queue still takes jobs until its thread ends")
+            Issue.record("a thread waits: it is woken for the job")
             return
         }
-        guard case .run(2) = queue.next(), case .run(3) = queue.next() else {
-            Issue.record("what is left runs")
+        guard case .startThread(4) = queue.enqueue(4) else {
+            Issue.record("the one waiting thread is spoken for: a new one is started")
             return
         }
+        queue.stoppedWaiting()
+        guard case .run(3) = queue.next() else {
+            Issue.record("the woken thread runs the queued job")
+            return
+        }
+    }
+
+    @Test func onceClosedEachThreadEndsWhenIdleAndTheLaneEndsWithTheLast() {
+        var queue = LaneQueue<Int>.empty
+        _ = queue.enqueue(1)  // thread A
+        _ = queue.enqueue(2)  // thread B
+        guard case .wait = queue.next() else {
+            Issue.record("A waits")
+            return
+        }
+        let wakes = queue.close()
+        #expect(wakes, "A waits: it is woken to end")
+        queue.stoppedWaiting()
         guard case .end = queue.next() else {
-            Issue.record("closed and empty: the thread ends")
+            Issue.record("A, woken, ends")
+            return
+        }
+        guard case .startThread(3) = queue.enqueue(3) else {
+            Issue.record("closed but not ended, B busy: a job still gets a thread of the lane")
+            return
+        }
+        guard case .end = queue.next(), case .end = queue.next() else {
+            Issue.record("B and the thread of job 3 end")
             return
         }
         guard case .runElsewhere(4) = queue.enqueue(4) else {
-            Issue.record("a job enqueued once the thread has ended runs elsewhere")
+            Issue.record("every thread has ended: a job runs elsewhere")
             return
         }
-        queue.close()
-        guard case .end = queue.next() else {
-            Issue.record("closing an ended queue changes nothing")
+    }
+
+    @Test func aThreadThatCantStartIsNotCounted() {
+        var queue = LaneQueue<Int>.empty
+        _ = queue.enqueue(1)
+        queue.threadFailedToStart()
+        let wakes = queue.close()
+        #expect(!wakes)
+        guard case .runElsewhere(2) = queue.enqueue(2) else {
+            Issue.record("closed with no thread: ended")
             return
         }
     }

@@ -212,10 +212,12 @@ final class Family: Sendable {
         {
             return unsafeDowncast(context.assembly(of: substitute, in: self), to: A.self)
         }
-        let found: Assembly? = state.withLock { state in
-            if let root = state.root as? A { return root }
-            return state.assemblies[ObjectIdentifier(type)]
+        // The root is cast once the lock is let go: the strong reference taken here may be its last
+        // one, whose release runs the root's deinit, which takes the lock.
+        let (root, found): (Assembly?, Assembly?) = state.withLock { state in
+            (state.root, state.assemblies[ObjectIdentifier(type)])
         }
+        if let root = root as? A { return root }
         if let found { return unsafeDowncast(found, to: A.self) }
         let made = Resolver.withCurrent { resolver in resolver.makeAssembly(type, in: self) }
         return state.withLock { state in

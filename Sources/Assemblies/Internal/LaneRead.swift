@@ -42,8 +42,9 @@ enum LaneRead<Waiter> {
         case resume(Waiter, Ending)
         /// Nothing: the check will find the ending when it waits.
         case none
-        /// The check has returned: the ending (a misuse) has no one to go to, and is printed.
-        case print
+        /// The check has its ending already: a misuse now has no one to go to, and stops the program
+        /// as anywhere outside a lane.
+        case stop
     }
 
     /// The read ended with `ending`; only its first ending counts.
@@ -56,7 +57,7 @@ enum LaneRead<Waiter> {
             self = .ended(ending)
             return .none
         case .ended, .reported:
-            return .print
+            return .stop
         }
     }
 }

@@ -122,22 +122,18 @@ extension Resolver {
             _ = released
         }
         graph.isClosing = false
-        if !held.atClose.isEmpty {
-            runCloseActions()
+        if !held.toDisposeAtClose.isEmpty {
+            disposeDropped()
         }
     }
 
-    /// Once the graph is closed, disposes of the instances a reset dropped while it built them, the
-    /// most recently built first (their `dispose()` may read the family again), and lets the store
-    /// of a released root let go of what the graph built in it since the release.
-    func runCloseActions() {
-        let actions = held.atClose
-        held.atClose.removeAll()
-        for action in actions.reversed() {
-            switch action {
-            case .dispose(let object): (unboxed(object) as? Disposable)?.dispose()
-            case .releaseInstances(let store): _ = store.releaseInstances()
-            }
+    /// Disposes of the instances a reset dropped while this graph built them, the most recently
+    /// built first, once the graph is closed (their `dispose()` may read the family again).
+    func disposeDropped() {
+        let dropped = held.toDisposeAtClose
+        held.toDisposeAtClose.removeAll()
+        for object in dropped.reversed() {
+            (unboxed(object) as? Disposable)?.dispose()
         }
     }
 

@@ -167,13 +167,8 @@ extension Resolver {
         }
         thread.mayHaveForeignDependencies = false
         for item in items {
-            switch item.store.publish(item.slot, object: item.object) {
-            case .kept:
-                break
-            case .dropped(let dropped):
-                held.atClose.append(.dispose(dropped))
-            case .keptUntilTheGraphCloses:
-                held.atClose.append(.releaseInstances(item.store))
+            if let dropped = item.store.publish(item.slot, object: item.object) {
+                held.toDisposeAtClose.append(dropped)
             }
         }
     }

@@ -228,17 +228,9 @@ final class Resolver {
         var untilSteps: [Pending] = []
         /// Weak singletons built in the graph, kept alive until it closes.
         var aliveUntilClose: [AnyObject] = []
-        /// What the graph does about what it published once it closes (see ``runCloseActions()``).
-        var atClose: [CloseAction] = []
-    }
-
-    /// What a graph does, once closed, about an instance it published.
-    enum CloseAction {
-        /// Disposes of an instance that ``Assembly/reset(_:)`` dropped while the graph built it.
-        case dispose(AnyObject)
-        /// Lets the store of a released root let go of what the graph published in it (see
-        /// ``SingletonStore/releaseInstances()``).
-        case releaseInstances(SingletonStore)
+        /// Instances that ``Assembly/reset(_:)`` dropped while the graph built them, disposed of when
+        /// it closes.
+        var toDisposeAtClose: [AnyObject] = []
     }
 
     /// The instances of a resolver's frames that were handed out while still being wired — to a
@@ -350,7 +342,7 @@ final class Resolver {
         graph.familyID == 0 && !graph.isClosing && frames.count == 0 && entries.isEmpty && hooks.waiting.isEmpty
             && hooks.steps.isEmpty && traceFrames.isEmpty && handouts.isEmpty && handouts.toOtherThreads.isEmpty
             && building.last == nil && held.untilHandoutsFinish.isEmpty && held.untilSteps.isEmpty
-            && held.aliveUntilClose.isEmpty && held.atClose.isEmpty && installation == nil
+            && held.aliveUntilClose.isEmpty && held.toDisposeAtClose.isEmpty && installation == nil
             && pendingCapture == nil && assemblyInCreation == nil && argumentEntries.isEmpty
             && intentionalCaptiveFrame == -1
     }

@@ -1,3 +1,7 @@
+#if canImport(ObjectiveC)
+import ObjectiveC
+#endif
+
 /// The singletons a resolver has read, in two levels in front of their families' stores: published
 /// singletons only, so a cached read takes no lock and writes nothing.
 ///
@@ -76,9 +80,21 @@ struct SingletonCache {
             }
         }
         guard let (object, builtKey) = family.singletons.published(key) else { return nil }
+        guard Self.isCacheable(object) else { return object }
         insert(builtKey, object: object, in: family)
         fillLine(for: key, in: family, with: object)
         return object
+    }
+
+    /// Whether `object` can be cached: a native Swift object. An Objective-C object's `unowned`
+    /// reference would go through the Objective-C runtime's weak table, which takes a lock, and some
+    /// classes refuse weak references: such a singleton is read from its family's store each time.
+    private static func isCacheable(_ object: AnyObject) -> Bool {
+        #if canImport(ObjectiveC)
+        !(object is NSObject)
+        #else
+        true
+        #endif
     }
 
     /// Adds `key` to the second level, emptied first when it held another family.

@@ -356,15 +356,12 @@ final class SingletonSlot: @unchecked Sendable {
         return (ended, nil)
     }
 
-    /// Lets go of a whole slot's instance, which the store no longer keeps (its family's root was
-    /// released): returns it, to be released once the store's lock is let go; the slot is then gone.
-    /// A slot that isn't whole is left as it is.
-    func release() -> AnyObject? {
-        let object = publishedObject
-        switch state {
-        case .published, .publishedWeakly: state = .gone
-        case .building, .held, .gone: return nil
-        }
+    /// Keeps a whole slot's instance weakly from now on (its family's root was released): returns
+    /// it when the slot held it strongly, to be released once the store's lock is let go. A slot
+    /// that isn't whole, or holds its instance weakly already, is left as it is.
+    func weaken() -> AnyObject? {
+        guard case .published(let object) = state else { return nil }
+        state = .publishedWeakly(WeakReference(object))
         return object
     }
 

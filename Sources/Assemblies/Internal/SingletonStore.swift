@@ -30,7 +30,7 @@ final class SingletonStore: @unchecked Sendable {
     /// Where the store is in its family's shutdown (see ``drain()``).
     private var draining = Draining.open
     /// Set once the store let go of its instances (see ``releaseInstances()``): what it publishes
-    /// from then on, it keeps only until the graph that published it closes.
+    /// from then on, it keeps weakly.
     private var hasReleasedInstances = false
 
     /// An instance to shut down, with how, and its key for the message when it throws.
@@ -436,22 +436,19 @@ final class SingletonStore: @unchecked Sendable {
         for resume in tasks { resume(.changed) }
     }
 
-    /// What the graph that published an instance does about it.
-    enum Publication {
-        /// Nothing: the store keeps it.
-        case kept
-        /// ``reset(_:)`` dropped the slot meanwhile: the graph disposes of its instance instead.
-        case dropped(AnyObject)
-        /// The store let go of its instances (its family's root was released): the graph lets the
-        /// store release this one too when it closes, with ``releaseInstances()``.
-        case keptUntilTheGraphCloses
-    }
-
-    /// Publishes a finished slot: from now on every thread reads `object`.
-    func publish(_ slot: SingletonSlot, object: AnyObject) -> Publication {
-        let (ended, dropped, releasesAtClose, tasks) = lock.withLock {
-            () -> (SingletonSlot.Ended, AnyObject?, Bool, [TaskWaiter.Resume]) in
-            let (ended, dropped) = slot.publish(object)
+    /// Publishes a finished slot: from now on every thread reads `object`. Returns the slot's
+    /// instance instead when ``reset(_:)`` dropped it meanwhile: the caller disposes of it. Once the
+    /// store has released its instances, it keeps what it publishes weakly (see
+    /// ``releaseInstances()``).
+    func publish(_ slot: SingletonSlot, object: AnyObject) -> AnyObject? {
+        let (ended, dropped, tasks) = lock.withLock {
+            () -> (SingletonSlot.Ended, AnyObject?, [TaskWaiter.Resume]) in
+            var (ended, dropped) = slot.publish(object)
+            if hasReleasedInstances, dropped == nil {
+                // The root is gone: the reads that hold it share it, and nothing else keeps it.
+                if let object = slot.weaken() { ended.released.append(object) }
+                slot.shutdowns = []
+            }
             for run in slot.shutdowns {
                 shutdowns.append(PendingShutdown(key: slot.storedKey, object: object, run: run))
             }
@@ -461,13 +458,12 @@ final class SingletonStore: @unchecked Sendable {
             } else if slot.scope.kind == .resettable {
                 resettables[slot.scope.nameID, default: []].append(slot)
             }
-            return (ended, dropped, hasReleasedInstances, wake(ended.wakeup))
+            return (ended, dropped, wake(ended.wakeup))
         }
         // Released here, outside the lock: a deinit may read the family.
         withExtendedLifetime(ended) {}
         for resume in tasks { resume(.changed) }
-        if let dropped { return .dropped(dropped) }
-        return releasesAtClose ? .keptUntilTheGraphCloses : .kept
+        return dropped
     }
 
     /// Gives up a slot whose instance won't be finished — its body threw, or its graph did before
@@ -650,26 +646,22 @@ final class SingletonStore: @unchecked Sendable {
 
     /// Lets go of every instance the store keeps — singletons, weak singletons, the instances of
     /// resettable scopes, and those kept for their shutdowns unless the family is shutting down —
-    /// once the family's root is released (and again when each graph that was open then and
-    /// published an instance since closes, see ``publish(_:object:)``), or once it has shut down: an instance that
-    /// holds a collaborator (or a closure that captured one) then no longer keeps the family alive.
-    /// Returns what it let go of, to be released by the caller outside any lock (a `deinit` runs user
-    /// code). Instances being built stay, with their slots.
+    /// once the family's root is released, or once it has shut down: an instance that holds a
+    /// collaborator (or a closure that captured one) then no longer keeps the family alive. Each
+    /// whole slot keeps its instance weakly from then on, as does each slot published later: a graph
+    /// that was open at the release and reads an instance again gets the one it holds, and every
+    /// instance goes once nothing else holds it. Returns what it let go of, to be released by the
+    /// caller outside any lock (a `deinit` runs user code).
     ///
     /// No cache keeps an instance alive (``SingletonCache`` holds them `unowned`), and no read takes
     /// one from a cache once the family is closing (``Family/isClosing``).
-    func releaseInstances() -> [AnyObject] {
+    func releaseInstances() -> [Any] {
         lock.withLock {
             hasReleasedInstances = true
-            var released: [AnyObject] = []
-            for slot in slots.values where !slot.isUnfinished {
-                if let object = slot.release() { released.append(object) }
-                released.append(slot)  // its key's argument values may have a deinit too
-            }
-            slots = slots.filter { $0.value.isUnfinished }
+            var released: [Any] = slots.values.compactMap { $0.weaken() }
             resettables = [:]
             if case .open = draining {
-                released.append(contentsOf: shutdowns.compactMap(\.object))
+                released.append(shutdowns)  // their closures, and their instances
                 shutdowns = []
             }
             return released

@@ -20,6 +20,8 @@ enum StoredStateCheck {
         var current: AnyClass? = type
         while let someClass = current, someClass != Assembly.self {
             if let name = firstStoredVariable(of: someClass) {
+                // Checked again next time: a misuse a wiring check reported stops an ordinary read.
+                checked.withLock { _ = $0.remove(ObjectIdentifier(type)) }
                 Failure.mutableStoredProperty(someClass, name)
             }
             current = _getSuperclass(someClass)
