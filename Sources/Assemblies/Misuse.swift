@@ -25,7 +25,8 @@ public struct Misuse: Error, CustomStringConvertible {
 /// method with parameters read twice without `arguments:`, an endless recursion, a read after the
 /// root's release — throws: the read can't go on, so its thread stays parked for the rest of the
 /// process, keeping what it held — the family it read, a singleton it was building, which other
-/// reads then wait for in vain: give each such test a root of its own. A misuse anywhere else still
+/// reads then wait for in vain: give each such test a root of its own. The body's other child tasks
+/// don't run again (one that misuses too while running is printed as a warning). A misuse anywhere else still
 /// stops the program: in a task `body` starts with `Task {}` or `Task.detached`, on an actor with an
 /// executor of its own (`@MainActor` code), on a thread it starts, and on systems older than
 /// macOS 15, iOS 18, tvOS 18, watchOS 11 and visionOS 2, where `body` runs in the calling task. Meant

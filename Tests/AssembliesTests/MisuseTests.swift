@@ -49,6 +49,17 @@ private final class MisuseSessionAssembly: Assembly, @unchecked Sendable {
         #expect(app.store.name == "live", "the family is still read after the misuse, on this thread")
     }
 
+    @Test(.enabled(if: misuseIsReported)) func twoChildTasksThatMisuseThrowOnce() async {
+        let app = MisuseAppAssembly()
+        await #expect(throws: Misuse.self) {
+            try await withMisuseThrown {
+                async let first = app.twoLabels
+                async let second = app.twoLabels
+                _ = await (first, second)
+            }
+        }
+    }
+
     @Test(.enabled(if: misuseIsReported)) func aMisuseInAChildTaskThrowsToo() async {
         let app = MisuseAppAssembly()
         await #expect(throws: Misuse.self) {
@@ -59,7 +70,7 @@ private final class MisuseSessionAssembly: Assembly, @unchecked Sendable {
         }
     }
 
-    @Test func aChildTaskThatBlocksItsThreadDoesntStopAnother() async {
+    @Test(.enabled(if: misuseIsReported)) func aChildTaskThatBlocksItsThreadDoesntStopAnother() async {
         let app = MisuseSessionAssembly()
         let finished = await completes {
             let names = try? await withMisuseThrown {

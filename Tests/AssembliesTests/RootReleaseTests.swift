@@ -79,10 +79,22 @@ private final class ReleaseServiceAssembly: Assembly, @unchecked Sendable {
         }
     }
 
+    /// How many times `countedDatabase` was built.
+    let builds = Guarded(0)
+
     var countedDatabase: ReleaseDatabase {
         define(scope: .singleton) {
-            RootReleaseTests.countedBuilds.withLock { $0 += 1 }
+            self.builds.withLock { $0 += 1 }
             return ReleaseDatabase()
+        }
+    }
+
+    /// Releases the root, then reads the counted database twice without keeping it in between.
+    func readsTwiceWithoutHolding(releasing holder: ReleaseRootHolder) -> Bool {
+        define {
+            holder.root = nil
+            let first = ObjectIdentifier(self.countedDatabase)
+            return first == ObjectIdentifier(self.countedDatabase)
         }
     }
 }
@@ -102,8 +114,6 @@ private final class ReleaseRootHolder: @unchecked Sendable {
 /// Releasing the root releases every instance its family keeps, whatever holds the family: a
 /// singleton may keep a collaborator, or a closure that captured one.
 @Suite struct RootReleaseTests {
-    static let countedBuilds = Guarded(0)
-
     @Test func aSingletonThatHoldsACollaboratorIsReleasedWithTheRoot() {
         weak var root: ReleaseAppAssembly?
         weak var services: ReleaseServiceAssembly?
@@ -207,10 +217,18 @@ private final class ReleaseRootHolder: @unchecked Sendable {
             let services = holder.root!.services
             let pair = services.countedPair(releasing: holder)
             #expect(pair.0 === pair.1, "the instance the graph holds, not a second one")
-            #expect(Self.countedBuilds.withLock { $0 } == 1, "built once")
+            #expect(services.builds.withLock { $0 } == 1, "built once")
             database = pair.0
         }
         #expect(database == nil)
+    }
+
+    @Test func aGraphOpenAtTheReleaseKeepsWhatItBuildsAfterItUntilItCloses() {
+        let holder = ReleaseRootHolder()
+        holder.root = ReleaseAppAssembly()
+        let services = holder.root!.services
+        #expect(services.readsTwiceWithoutHolding(releasing: holder), "one instance for the graph")
+        #expect(services.builds.withLock { $0 } == 1, "built once")
     }
 
     @Test func anObservedGraphOpenAtTheReleaseReadsNoReleasedSingleton() {

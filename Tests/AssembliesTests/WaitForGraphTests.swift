@@ -288,7 +288,7 @@ private final class Simulation {
             cyclesFound += 1
         case .instance, .inFlight:
             break
-        case .initializerCycle, .heldBelow, .busy:
+        case .initializerCycle, .heldBelow, .busy, .weaklyKept:
             Issue.record("unexpected claim \(claim)")
         }
     }

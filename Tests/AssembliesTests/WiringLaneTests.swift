@@ -16,7 +16,7 @@ struct WiringLaneTests {
             return
         }
         #expect(message == "stopped")
-        guard case .stop = read.end(.returned) else {
+        guard case .print = read.end(.returned) else {
             Issue.record("a later ending has no one to go to")
             return
         }
@@ -33,8 +33,8 @@ struct WiringLaneTests {
             return
         }
         #expect(error is LaneError)
-        guard case .stop = read.end(.misused(message: "late")) else {
-            Issue.record("a misuse after the caller has its ending stops the program")
+        guard case .print = read.end(.misused(message: "late")) else {
+            Issue.record("a misuse after the caller has its ending is printed")
             return
         }
     }
@@ -93,6 +93,51 @@ struct WiringLaneTests {
         }
         guard case .runElsewhere(4) = queue.enqueue(4) else {
             Issue.record("every thread has ended: a job runs elsewhere")
+            return
+        }
+    }
+
+    @Test func aFrozenLaneRunsNothingMore() {
+        var queue = LaneQueue<Int>.empty
+        _ = queue.enqueue(1)  // thread A, which will misuse
+        _ = queue.enqueue(2)  // thread B
+        guard case .wait = queue.next() else {
+            Issue.record("B waits")
+            return
+        }
+        guard case .wake = queue.enqueue(3) else {
+            Issue.record("B is woken for job 3")
+            return
+        }
+        let wakes = queue.freeze()
+        #expect(wakes, "B waits: it is woken to end")
+        queue.stoppedWaiting()
+        guard case .end = queue.next() else {
+            Issue.record("B ends without running job 3")
+            return
+        }
+        guard case .queued = queue.enqueue(4) else {
+            Issue.record("a job of a frozen lane is kept, never run")
+            return
+        }
+        let closingWakes = queue.close()
+        #expect(!closingWakes, "closing a frozen lane changes nothing")
+    }
+
+    @Test func beyondTheLimitAJobWaitsForAThread() {
+        var queue = LaneQueue<Int>.empty
+        for job in 0..<LaneQueue<Int>.threadLimit {
+            guard case .startThread = queue.enqueue(job) else {
+                Issue.record("below the limit, each job gets a thread")
+                return
+            }
+        }
+        guard case .queued = queue.enqueue(-1) else {
+            Issue.record("at the limit, the job waits")
+            return
+        }
+        guard case .run(-1) = queue.next() else {
+            Issue.record("the first thread done with its job runs it")
             return
         }
     }

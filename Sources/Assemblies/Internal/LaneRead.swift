@@ -42,9 +42,9 @@ enum LaneRead<Waiter> {
         case resume(Waiter, Ending)
         /// Nothing: the check will find the ending when it waits.
         case none
-        /// The check has its ending already: a misuse now has no one to go to, and stops the program
-        /// as anywhere outside a lane.
-        case stop
+        /// The caller has its ending already: a misuse now — in another child task of a read that
+        /// stopped, say — has no one to go to, and is printed as a warning.
+        case print
     }
 
     /// The read ended with `ending`; only its first ending counts.
@@ -57,7 +57,7 @@ enum LaneRead<Waiter> {
             self = .ended(ending)
             return .none
         case .ended, .reported:
-            return .stop
+            return .print
         }
     }
 }

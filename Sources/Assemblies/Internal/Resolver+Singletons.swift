@@ -37,6 +37,9 @@ extension Resolver {
         switch claim {
         case .instance(let object):
             return .instance(object)
+        case .weaklyKept(let object):
+            held.aliveUntilClose.append(object)
+            return .instance(object)
         case .inFlight(let object, let builder):
             return .instance(inFlight(object, builtBy: builder, key))
         case .taken(let object, _):
@@ -167,8 +170,10 @@ extension Resolver {
         }
         thread.mayHaveForeignDependencies = false
         for item in items {
-            if let dropped = item.store.publish(item.slot, object: item.object) {
-                held.toDisposeAtClose.append(dropped)
+            switch item.store.publish(item.slot, object: item.object) {
+            case .kept: break
+            case .dropped(let object): held.toDisposeAtClose.append(object)
+            case .weaklyKept(let object): held.aliveUntilClose.append(object)
             }
         }
     }

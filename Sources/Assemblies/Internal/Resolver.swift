@@ -226,7 +226,8 @@ final class Resolver {
         /// (``Handouts/ofHeldInstances``), those finished meanwhile by graphs opened above this one on
         /// the thread, of any family, which wait for the same steps (see ``Resolver/settle(_:)``).
         var untilSteps: [Pending] = []
-        /// Weak singletons built in the graph, kept alive until it closes.
+        /// Weak singletons built in the graph, and the instances of a store that keeps them weakly
+        /// since its family's root was released, kept alive until it closes.
         var aliveUntilClose: [AnyObject] = []
         /// Instances that ``Assembly/reset(_:)`` dropped while the graph built them, disposed of when
         /// it closes.

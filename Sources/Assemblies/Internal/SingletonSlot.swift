@@ -14,6 +14,10 @@
 ///                         (publish too, when reset dropped it meanwhile)
 /// ```
 ///
+/// A weak singleton is published weakly (`publishedWeakly`), and once its family's root is
+/// released every whole slot is too (``weaken()``): a claim that finds its instance released builds
+/// it again in the same slot.
+///
 /// Each case carries exactly what is valid in it. Every event is a method that changes the state
 /// and returns what the caller must do — build, hand out, wait, wake these waiters, release these
 /// objects — and does nothing else: no user code, no blocking, no lock of its own. The store calls
@@ -43,7 +47,8 @@ final class SingletonSlot: @unchecked Sendable {
         case held(Held)
         /// Whole: every reader gets it, and it is never replaced.
         case published(AnyObject)
-        /// A weak singleton, whole, while something else keeps it alive.
+        /// Whole, while something else keeps it alive: a weak singleton, or any instance once its
+        /// family's root is released (see ``weaken()``).
         case publishedWeakly(WeakReference<AnyObject>)
         /// Given up, or dropped by a reset: out of the store, and the next read makes a new slot.
         case gone

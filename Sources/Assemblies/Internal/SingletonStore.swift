@@ -56,6 +56,9 @@ final class SingletonStore: @unchecked Sendable {
     enum Claim {
         /// A published instance, or one finished on this thread and waiting to be published.
         case instance(AnyObject)
+        /// A published instance the store keeps only weakly, since its family's root was released
+        /// (see ``releaseInstances()``): the reading graph keeps it until it closes.
+        case weaklyKept(AnyObject)
         /// Nobody has built it: the caller builds it in this slot, which it now owns.
         case build(SingletonSlot, chain: BuildChain)
         /// A graph on this thread is building it: its registered instance (nil before `*~>`).
@@ -168,7 +171,7 @@ final class SingletonStore: @unchecked Sendable {
         let slot = slot(key, scope: scope)
         let claim: Claim
         switch slot.claim(by: thread, in: claimant.frame, chain: claimant.chain) {
-        case .instance(let object): claim = .instance(object)
+        case .instance(let object): claim = keepsWeakly(slot) ? .weaklyKept(object) : .instance(object)
         case .build(let chain):
             refuseBuildOnceClosed(key)
             claim = .build(slot, chain: chain)
@@ -215,7 +218,7 @@ final class SingletonStore: @unchecked Sendable {
         lock.withLock {
             let slot = slot(key, scope: scope)
             switch slot.claim(by: claimant.thread, in: claimant.frame, chain: claimant.chain) {
-            case .instance(let object): return .instance(object)
+            case .instance(let object): return keepsWeakly(slot) ? .weaklyKept(object) : .instance(object)
             case .build(let chain):
                 refuseBuildOnceClosed(key)
                 return .build(slot, chain: chain)
@@ -436,34 +439,48 @@ final class SingletonStore: @unchecked Sendable {
         for resume in tasks { resume(.changed) }
     }
 
-    /// Publishes a finished slot: from now on every thread reads `object`. Returns the slot's
-    /// instance instead when ``reset(_:)`` dropped it meanwhile: the caller disposes of it. Once the
-    /// store has released its instances, it keeps what it publishes weakly (see
-    /// ``releaseInstances()``).
-    func publish(_ slot: SingletonSlot, object: AnyObject) -> AnyObject? {
-        let (ended, dropped, tasks) = lock.withLock {
-            () -> (SingletonSlot.Ended, AnyObject?, [TaskWaiter.Resume]) in
-            var (ended, dropped) = slot.publish(object)
-            if hasReleasedInstances, dropped == nil {
-                // The root is gone: the reads that hold it share it, and nothing else keeps it.
-                if let object = slot.weaken() { ended.released.append(object) }
-                slot.shutdowns = []
-            }
-            for run in slot.shutdowns {
-                shutdowns.append(PendingShutdown(key: slot.storedKey, object: object, run: run))
+    /// What the graph that published an instance does about it.
+    enum Publication {
+        /// Nothing: the store keeps it.
+        case kept
+        /// ``reset(_:)`` dropped the slot meanwhile: the graph disposes of the instance instead.
+        case dropped(AnyObject)
+        /// The store keeps it only weakly, since its family's root was released (see
+        /// ``releaseInstances()``): the graph keeps it until it closes.
+        case weaklyKept(AnyObject)
+    }
+
+    /// Publishes a finished slot: from now on every thread reads `object`.
+    func publish(_ slot: SingletonSlot, object: AnyObject) -> Publication {
+        let (ended, publication, tasks, unlisted) = lock.withLock {
+            () -> (SingletonSlot.Ended, Publication, [TaskWaiter.Resume], [SingletonSlot.Shutdown]) in
+            let (ended, dropped) = slot.publish(object)
+            var unlisted: [SingletonSlot.Shutdown] = []
+            if hasReleasedInstances, case .open = draining {
+                // No shutdown will come: the root was released first.
+                unlisted = slot.shutdowns
+            } else {
+                for run in slot.shutdowns {
+                    shutdowns.append(PendingShutdown(key: slot.storedKey, object: object, run: run))
+                }
             }
             slot.shutdowns = []
-            if dropped != nil {
+            let publication: Publication
+            if let dropped {
                 if slots[slot.key] === slot { slots[slot.key] = nil }
-            } else if slot.scope.kind == .resettable {
-                resettables[slot.scope.nameID, default: []].append(slot)
+                publication = .dropped(dropped)
+            } else if hasReleasedInstances {
+                publication = slot.weaken().map(Publication.weaklyKept) ?? .kept
+            } else {
+                if slot.scope.kind == .resettable { resettables[slot.scope.nameID, default: []].append(slot) }
+                publication = .kept
             }
-            return (ended, dropped, wake(ended.wakeup))
+            return (ended, publication, wake(ended.wakeup), unlisted)
         }
         // Released here, outside the lock: a deinit may read the family.
-        withExtendedLifetime(ended) {}
+        withExtendedLifetime((ended, unlisted)) {}
         for resume in tasks { resume(.changed) }
-        return dropped
+        return publication
     }
 
     /// Gives up a slot whose instance won't be finished — its body threw, or its graph did before
@@ -648,17 +665,28 @@ final class SingletonStore: @unchecked Sendable {
     /// resettable scopes, and those kept for their shutdowns unless the family is shutting down —
     /// once the family's root is released, or once it has shut down: an instance that holds a
     /// collaborator (or a closure that captured one) then no longer keeps the family alive. Each
-    /// whole slot keeps its instance weakly from then on, as does each slot published later: a graph
-    /// that was open at the release and reads an instance again gets the one it holds, and every
-    /// instance goes once nothing else holds it. Returns what it let go of, to be released by the
-    /// caller outside any lock (a `deinit` runs user code).
+    /// whole slot keeps its instance weakly from then on, as does each slot published later, and
+    /// the graphs that read them keep them until they close (``Claim/weaklyKept(_:)``,
+    /// ``Publication/weaklyKept(_:)``): a graph that was open at the release and reads an instance
+    /// again gets the one it holds — unless nothing held it, a value's box most often, which is
+    /// built again. A slot whose key has arguments goes, since an argument value could hold an
+    /// assembly of the family. Returns what it let go of, to be released by the caller outside any
+    /// lock (a `deinit` runs user code).
     ///
     /// No cache keeps an instance alive (``SingletonCache`` holds them `unowned`), and no read takes
     /// one from a cache once the family is closing (``Family/isClosing``).
     func releaseInstances() -> [Any] {
         lock.withLock {
             hasReleasedInstances = true
-            var released: [Any] = slots.values.compactMap { $0.weaken() }
+            var released: [Any] = []
+            for slot in slots.values where !slot.isUnfinished {
+                if let object = slot.weaken() { released.append(object) }
+                if slot.storedKey.key.arguments != nil {
+                    slots[slot.key] = nil
+                    released.append(slot)  // its key's argument values may have a deinit too
+                }
+            }
+            released.append(resettables)
             resettables = [:]
             if case .open = draining {
                 released.append(shutdowns)  // their closures, and their instances
@@ -666,6 +694,12 @@ final class SingletonStore: @unchecked Sendable {
             }
             return released
         }
+    }
+
+    /// Whether a read of `slot`'s published instance gets one the store keeps only weakly since its
+    /// family's root was released. Lock held.
+    private func keepsWeakly(_ slot: SingletonSlot) -> Bool {
+        hasReleasedInstances && slot.scope.kind != .weakSingleton
     }
 
     // MARK: Resetting
@@ -676,6 +710,12 @@ final class SingletonStore: @unchecked Sendable {
         let dropped: [(slot: SingletonSlot, object: AnyObject?)] = lock.withLock {
             for slot in slots.values where slot.scope == scope {
                 slot.drop()
+            }
+            if hasReleasedInstances {
+                // Kept weakly since the root's release, and listed nowhere else.
+                let kept = slots.values.filter { $0.scope == scope && !$0.isUnfinished }
+                for slot in kept { slots[slot.key] = nil }
+                return kept.map { ($0, $0.publishedObject) }
             }
             guard let published = resettables.removeValue(forKey: scope.nameID) else { return [] }
             return published.reversed().map { slot in

@@ -8,11 +8,13 @@ internal import CAssemblies
 /// can't go on, so the thread parks for good, keeping what it holds. A check goes on with the next
 /// root in a sandbox of its own, since the parked read may hold the sandbox's singletons being built.
 ///
-/// A job runs on a thread that waits for one, or on a new thread (see ``LaneQueue``): a read that
-/// blocks its thread — waiting for a singleton that another child task builds across an `await` —
-/// never keeps that task from running. Misuse on any other thread still stops the program: in a
-/// task the body starts with `Task {}` or `Task.detached`, on an actor with an executor of its own
-/// (the main actor), on a thread the body starts.
+/// A job runs on a thread that waits for one, or on a new thread, up to ``LaneQueue/threadLimit``
+/// (see ``LaneQueue``): a read that blocks its thread — waiting for a singleton that another child
+/// task builds across an `await` — never keeps that task from running. A misuse freezes the lane:
+/// the body's other child tasks don't run again, and one that misuses too while running is printed
+/// as a warning. Misuse on any other thread still stops the program: in a task the body starts with
+/// `Task {}` or `Task.detached`, on an actor with an executor of its own (the main actor), on a
+/// thread the body starts.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 final class WiringLane: TaskExecutor, @unchecked Sendable {
     // @unchecked: `read` and `queue` are only touched under `lock`.
@@ -59,6 +61,8 @@ final class WiringLane: TaskExecutor, @unchecked Sendable {
         switch lock.withLock({ queue.enqueue(job) }) {
         case .wake:
             jobEnqueued.broadcast()
+        case .queued:
+            break
         case .startThread(let job):
             guard let thread = OwnThread.start(stackSize: 8 << 20, { self.runJobs(from: job) }) else {
                 lock.withLock { queue.threadFailedToStart() }
@@ -96,14 +100,18 @@ final class WiringLane: TaskExecutor, @unchecked Sendable {
         switch lock.withLock({ read.end(ending) }) {
         case .resume(let caller, let ending): caller.resume(returning: ending)
         case .none: break
-        case .stop:
-            // Work the body left behind, after the caller has its ending: no one to report to.
-            if case .misused(let message) = ending { fatalError(message) }
+        case .print:
+            // Another child task of a body that stopped: the caller has its ending already.
+            if case .misused(let message) = ending {
+                WarningOutput.write("a read on a lane that had already stopped stopped too: \(message)")
+            }
         }
     }
 
-    /// Reports a misuse on one of this lane's threads to the caller, then parks the thread for good.
+    /// Reports a misuse on one of this lane's threads to the caller, freezes the lane's other work,
+    /// then parks the thread for good.
     func stop(_ message: String) -> Never {
+        if lock.withLock({ queue.freeze() }) { jobEnqueued.broadcast() }
         end(.misused(message: message))
         let parking = Lock()
         let never = Condition()
