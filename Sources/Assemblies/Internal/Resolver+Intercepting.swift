@@ -99,11 +99,15 @@ extension Resolver {
         suspends: Bool
     ) -> Decision {
         let store = isInGraph ? graph.store! : context?.singletons() ?? family.singletons
+        // An object-graph read in the graph is looked up once decided, and only if it built nothing:
+        // reading an entry doesn't change it (a stored definition's slot may change while a read
+        // waits for it, and is looked up before).
+        let looksUpAfterwards = isInGraph && scope.kind == .objectGraph
         if let observation {
             beginReport(
                 key,
                 scope: scope,
-                source: source(of: key, scope: scope, in: store, of: family),
+                source: looksUpAfterwards ? .inFlight : source(of: key, scope: scope, in: store, of: family),
                 to: observation
             )
         }
@@ -125,7 +129,8 @@ extension Resolver {
             frames[handle.frame].flags.insert(.endsReport)
             bodyStartsInReportedRead()
         case .instance(let object):
-            endReport(instance: identity(ofKept: object), source: nil)
+            let source = looksUpAfterwards ? source(of: key, scope: scope, in: store, of: family) : nil
+            endReport(instance: identity(ofKept: object), source: source)
         case .wait:
             // The task decides again once the slot has changed, and reports the read then.
             cancelReport()
