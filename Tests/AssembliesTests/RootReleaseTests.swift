@@ -89,6 +89,23 @@ private final class ReleaseServiceAssembly: Assembly, @unchecked Sendable {
         }
     }
 
+    let disposals = Guarded(0)
+
+    var session: ReleaseSession {
+        define(scope: .resettable("release-session")) { ReleaseSession(disposals: self.disposals) }
+    }
+
+    /// Releases the root, then reads the session twice, resets its scope and reads it again.
+    func sessionsAroundAReset(releasing holder: ReleaseRootHolder) -> (ReleaseSession, ReleaseSession, ReleaseSession) {
+        define {
+            holder.root = nil
+            let first = self.session
+            let again = self.session
+            self.reset(.resettable("release-session"))
+            return (first, again, self.session)
+        }
+    }
+
     /// Releases the root, then reads the counted database twice without keeping it in between.
     func readsTwiceWithoutHolding(releasing holder: ReleaseRootHolder) -> Bool {
         define {
@@ -105,6 +122,12 @@ private final class ReleaseObserver: ResolutionObserver {
     func didResolve(_ resolution: Resolution) {
         members.withLock { $0.append(resolution.definition.member) }
     }
+}
+
+private final class ReleaseSession: Disposable, @unchecked Sendable {
+    let disposals: Guarded<Int>
+    init(disposals: Guarded<Int>) { self.disposals = disposals }
+    func dispose() { disposals.withLock { $0 += 1 } }
 }
 
 private final class ReleaseRootHolder: @unchecked Sendable {
@@ -229,6 +252,16 @@ private final class ReleaseRootHolder: @unchecked Sendable {
         let services = holder.root!.services
         #expect(services.readsTwiceWithoutHolding(releasing: holder), "one instance for the graph")
         #expect(services.builds.withLock { $0 } == 1, "built once")
+    }
+
+    @Test func aResetInAGraphOpenAtTheReleaseDropsAndDisposesOnce() {
+        let holder = ReleaseRootHolder()
+        holder.root = ReleaseAppAssembly()
+        let services = holder.root!.services
+        let (first, again, afterReset) = services.sessionsAroundAReset(releasing: holder)
+        #expect(first === again, "one session for the graph")
+        #expect(afterReset !== first, "the reset dropped it")
+        #expect(services.disposals.withLock { $0 } == 1, "and disposed of it once")
     }
 
     @Test func anObservedGraphOpenAtTheReleaseReadsNoReleasedSingleton() {

@@ -29,9 +29,27 @@ private struct ShutdownFailed: Error, Equatable {
     let name: String
 }
 
+/// A collaborator, through which a test shuts the family down while its root is released.
+private final class ShutdownPeerAssembly: Assembly, @unchecked Sendable {
+    var log: ShutdownLog { configuration(ShutdownLog.self) }
+    var gate: Gate { configuration(Gate.self) }
+
+    var slowPeerPool: ShutdownPool {
+        get async {
+            await define(scope: .singleton) { definition in
+                definition.onShutdown { _ in self.log.append("peer pool") }
+                self.log.append("building peer pool")
+                await self.gate.wait()
+                return ShutdownPool()
+            }
+        }
+    }
+}
+
 private final class ShutdownAssembly: Assembly, @unchecked Sendable {
     var log: ShutdownLog { configuration(ShutdownLog.self) }
     var gate: Gate { configuration(Gate.self) }
+    var peer: ShutdownPeerAssembly { collaborator() }
 
     var pool: ShutdownPool {
         define(scope: .singleton) { definition in
@@ -232,6 +250,22 @@ private final class ShutdownAssembly: Assembly, @unchecked Sendable {
         _ = await building.value
         try await shutdown.value
         #expect(log.all == ["building slow pool", "slow pool"])
+    }
+
+    @Test func anInstanceFinishedAfterTheRootsReleaseDuringAShutdownIsShutDown() async throws {
+        let log = ShutdownLog()
+        let gate = Gate()
+        var root: ShutdownAssembly? = ShutdownAssembly(configuration: log, gate)
+        let peer = root!.peer
+        let building = Task { await peer.slowPeerPool }
+        #expect(await until { log.all == ["building peer pool"] })
+        let shutdown = Task { try await peer.shutDown() }
+        #expect(await until { peer.family.singletons.isWaitingToDrain })
+        root = nil  // released while the shutdown waits for the build
+        gate.open()
+        _ = await building.value
+        try await shutdown.value
+        #expect(log.all == ["building peer pool", "peer pool"], "the shutdown still shuts it down")
     }
 
     @Test func aCallMadeWhileTheFamilyShutsDownWaitsForIt() async throws {
