@@ -31,8 +31,10 @@ extension Assembly {
     /// of the family (from a definition body) stops with a message, since the shutdown would wait for
     /// that read's instance; one from a task that such a read waits for — a child task of an async
     /// body — can't finish, and prints which instance it waits for after
-    /// ``singletonWaitWarningDelay``: shut the family down from outside its reads. Any assembly of the family shuts the whole family down. Once shut
-    /// down, the family keeps none of its instances — not even a singleton that held the root. For a server, shut the family down after whatever
+    /// ``singletonWaitWarningDelay``: shut the family down from outside its reads. Any assembly of
+    /// the family shuts the whole family down. Once shut down, the family keeps none of its
+    /// instances — not even a singleton that held the root: those nothing else holds go then, and a
+    /// `deinit` can't read the family any more. For a server, shut the family down after whatever
     /// serves requests has stopped: see <doc:Recipes#Shutting-a-server-down>.
     ///
     /// - Throws: ``ShutdownError``, listing every shutdown that threw.

@@ -681,7 +681,7 @@ final class SingletonStore: @unchecked Sendable {
             var released: [Any] = []
             for slot in slots.values where !slot.isUnfinished {
                 if let object = slot.weaken() { released.append(object) }
-                if slot.storedKey.key.arguments != nil {
+                if slot.key.hasArguments {
                     slots[slot.key] = nil
                     released.append(slot)  // its key's argument values may have a deinit too
                 }
