@@ -66,7 +66,7 @@ final class Family: Sendable {
         var isOrphaned = false
         var isActivated = false
         var isActivatedAsynchronously = false
-        var shutdown = FamilyShutdown<CheckedContinuation<Void, Never>>.running
+        var shutdown = FamilyShutdown<Resumption>.running
     }
 
     /// The families whose async eager singletons the current task is building (see
@@ -179,7 +179,7 @@ final class Family: Sendable {
             return
         case .waitForTheFirstCall:
             await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
-                if !state.withLock({ $0.shutdown.wait(finished) }) { finished.resume() }
+                if !state.withLock({ $0.shutdown.wait(Resumption(finished)) }) { finished.resume() }
             }
             return
         case .shutDown:

@@ -47,7 +47,7 @@ final class SingletonStore: @unchecked Sendable {
         /// Builds what is read.
         case open
         /// Builds what is read, and resumes `finished` once no slot is being built or held back.
-        case waiting(finished: CheckedContinuation<Void, Never>)
+        case waiting(finished: Resumption)
         /// Shut down: refuses every build.
         case closed
     }
@@ -513,7 +513,7 @@ final class SingletonStore: @unchecked Sendable {
         await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
             let isDrained = lock.withLock {
                 guard case .open = draining, hasUnfinishedSlots else { return true }
-                draining = .waiting(finished: finished)
+                draining = .waiting(finished: Resumption(finished))
                 return false
             }
             if isDrained {
