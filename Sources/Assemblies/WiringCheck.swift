@@ -76,7 +76,7 @@ public final class WiringCheck<Root: Assembly>: Sendable {
     }
 
     /// Reads every root in a sandbox of the family, once each, in the order they were added, each
-    /// in a task on a thread of its own, and returns what it found.
+    /// in a task on threads of its own, and returns what it found.
     ///
     /// - Parameter isolation: The actor the check runs on, the caller's by default; the reads run on
     ///   threads of their own.
