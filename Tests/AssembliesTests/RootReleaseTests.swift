@@ -91,6 +91,11 @@ private final class ReleaseServiceAssembly: Assembly, @unchecked Sendable {
 
     let disposals = Guarded(0)
 
+    /// A singleton per owner: its key keeps the owner, which holds this collaborator.
+    func database(for owner: ReleaseOwner) -> ReleaseDatabase {
+        define(scope: .singleton, arguments: owner) { ReleaseDatabase() }
+    }
+
     var session: ReleaseSession {
         define(scope: .resettable("release-session")) { ReleaseSession(disposals: self.disposals) }
     }
@@ -128,6 +133,14 @@ private final class ReleaseSession: Disposable, @unchecked Sendable {
     let disposals: Guarded<Int>
     init(disposals: Guarded<Int>) { self.disposals = disposals }
     func dispose() { disposals.withLock { $0 += 1 } }
+}
+
+/// An argument value that holds a collaborator of the family it is passed to.
+private final class ReleaseOwner: Hashable, @unchecked Sendable {
+    let services: ReleaseServiceAssembly
+    init(services: ReleaseServiceAssembly) { self.services = services }
+    static func == (left: ReleaseOwner, right: ReleaseOwner) -> Bool { left === right }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
 private final class ReleaseRootHolder: @unchecked Sendable {
@@ -194,6 +207,23 @@ private final class ReleaseRootHolder: @unchecked Sendable {
         #expect(service == nil, "the other thread's cache names it, and doesn't keep it")
         #expect(database == nil)
         checked.signal()
+    }
+
+    @Test func aSingletonWhoseArgumentHoldsACollaboratorIsReleasedWithTheRoot() {
+        weak var services: ReleaseServiceAssembly?
+        weak var owner: ReleaseOwner?
+        weak var database: ReleaseDatabase?
+        do {
+            let app = ReleaseAppAssembly()
+            let reader = ReleaseOwner(services: app.services)
+            services = app.services
+            owner = reader
+            database = app.services.database(for: reader)
+            #expect(app.services.database(for: reader) === database, "read again: from this thread's cache")
+        }
+        #expect(database == nil)
+        #expect(owner == nil, "the slot's key let go of its argument")
+        #expect(services == nil, "so the argument let go of the collaborator, and the family went")
     }
 
     @Test func aThreadReadsANewFamilyWhereItsCacheNamedAReleasedOne() {

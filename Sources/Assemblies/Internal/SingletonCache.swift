@@ -9,7 +9,9 @@ import ObjectiveC
 ///   only: a getter's inlined check (``Resolver/cachedSingleton(_:in:)``) compares seven words of
 ///   one line and calls nothing.
 /// - The second level holds every singleton the resolver has read in one family, the last one it
-///   read a singleton of, by key; a hit there refills the key's line.
+///   read a singleton of, by key; a hit there refills the key's line. A singleton with arguments is
+///   in neither: the cache would keep the argument values, and one that holds an assembly of the
+///   family would keep the family alive after its root's release.
 ///
 /// Objects are held `unowned`: a cache never keeps a singleton alive, so the family lets go of its
 /// singletons when its root is released (``SingletonStore/releaseInstances()``) even while this
@@ -50,8 +52,6 @@ struct SingletonCache {
     private var keys: KeyTable?
     /// Parallel to `keys`.
     private var objects: UnsafeMutablePointer<Entry>?
-    /// Keeps the argument values of the keys in `keys` that have some.
-    private var arguments: [StoredKey] = []
 
     init() {}
 
@@ -80,8 +80,10 @@ struct SingletonCache {
             }
         }
         guard let (object, builtKey) = family.singletons.published(key) else { return nil }
-        guard Self.isCacheable(object) else { return object }
-        insert(builtKey, object: object, in: family)
+        // A key with arguments isn't cached: the cache would keep its values, and a value that holds
+        // an assembly of the family would keep the family alive after its root's release.
+        guard Self.isCacheable(object), !key.hasArguments else { return object }
+        insert(builtKey.key, object: object, in: family)
         fillLine(for: key, in: family, with: object)
         return object
     }
@@ -98,24 +100,20 @@ struct SingletonCache {
     }
 
     /// Adds `key` to the second level, emptied first when it held another family.
-    private mutating func insert(_ key: StoredKey, object: AnyObject, in family: Family) {
+    private mutating func insert(_ key: DefinitionKey, object: AnyObject, in family: Family) {
         var table = keys ?? KeyTable(capacity: 8)
         var buffer = objects ?? .allocate(capacity: table.capacity)
         if familyID != family.id {
             buffer.deinitialize(count: table.count)
             table.removeAll()
-            arguments.removeAll()
             familyID = family.id
         }
         if table.isFull {
             table.grow()
             buffer = buffer.moved(count: table.count, toCapacity: table.capacity)
         }
-        let (_, slot) = table.find(key.key)
-        let index = table.insert(key.key, slot: slot)
-        if key.key.arguments != nil {
-            arguments.append(key)
-        }
+        let (_, slot) = table.find(key)
+        let index = table.insert(key, slot: slot)
         (buffer + index).initialize(to: Entry(object: object))
         keys = table
         objects = buffer
