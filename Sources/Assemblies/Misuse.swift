@@ -38,11 +38,8 @@ public struct Misuse: Error, CustomStringConvertible {
 public func withMisuseThrown<Result: Sendable>(
     _ body: @escaping @Sendable () async throws -> Result
 ) async throws -> Result {
-    guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else {
-        return try await body()
-    }
     let result = Locked<Result?>(nil)
-    let ending = await WiringLane.run {
+    let ending = await LaneReadEnding.running {
         let value = try await body()
         result.withLock { $0 = value }
     }

@@ -95,7 +95,8 @@ public final class WiringCheck<Root: Assembly>: Sendable {
                         var stopped = false
                         while !stopped, let (given, read) = unread.popFirst() {
                             found.beginRoot()
-                            let ending = await Self.read(root, with: read)
+                            let root = self.root
+                            let ending = await LaneReadEnding.running { try await read(root) }
                             let firstRead = found.endRoot()
                             let name = given ?? firstRead ?? "a key path of \(Root.self)"
                             switch ending {
@@ -126,25 +127,5 @@ public final class WiringCheck<Root: Assembly>: Sendable {
             found.add(.unusedOverride(description))
         }
         return WiringReport(problems: found.all)
-    }
-
-    /// Reads one root on a lane of its own, where a misuse is reported (see ``WiringLane``) — or in
-    /// this task, where it stops the program, before macOS 15, iOS 18, tvOS 18, watchOS 11 and
-    /// visionOS 2.
-    private static func read(
-        _ root: Root,
-        with read: @escaping @Sendable (Root) async throws -> Void
-    ) async
-        -> LaneReadEnding
-    {
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-            return await WiringLane.run { try await read(root) }
-        }
-        do {
-            try await read(root)
-            return .returned
-        } catch {
-            return .threw(error)
-        }
     }
 }

@@ -5,6 +5,21 @@ enum LaneReadEnding: @unchecked Sendable {
     case threw(any Error)
     /// Stopped with `message`: the lane's thread is parked for good.
     case misused(message: String)
+
+    /// How `body` ended, run in a task on a lane of its own, where a misuse is reported (see
+    /// ``WiringLane``) — or in the calling task, where a misuse stops the program, before macOS 15,
+    /// iOS 18, tvOS 18, watchOS 11 and visionOS 2.
+    static func running(_ body: @escaping @Sendable () async throws -> Void) async -> LaneReadEnding {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            return await WiringLane.run(body)
+        }
+        do {
+            try await body()
+            return .returned
+        } catch {
+            return .threw(error)
+        }
+    }
 }
 
 /// How a root's read on a ``WiringLane`` ends, as a state machine: the check waits for the ending
