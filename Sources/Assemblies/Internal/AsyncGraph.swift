@@ -65,6 +65,16 @@ final class AsyncGraph: @unchecked Sendable {
         return TaskGraphs.graph(of: task)
     }
 
+    /// The innermost graph of `family` the current task opened, if any: the current task's graph
+    /// or one it is nested in.
+    static func ofCurrentTask(of family: Family) -> AsyncGraph? {
+        var graph = ofCurrentTask()
+        while let open = graph, open.family !== family {
+            graph = open.outer
+        }
+        return graph
+    }
+
     /// Opens a graph of `family` for the current task, inside `outer` (the task's innermost graph,
     /// of another family, if any), overridden and observed as the family is for the task.
     static func open(_ family: Family, inside outer: AsyncGraph?) -> AsyncGraph {

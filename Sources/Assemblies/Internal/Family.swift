@@ -63,7 +63,6 @@ final class Family: Sendable {
         var assemblies: [ObjectIdentifier: Assembly] = [:]
         weak var root: Assembly?
         var rootID: ObjectIdentifier?
-        var isOrphaned = false
         var isActivated = false
         var isActivatedAsynchronously = false
         var shutdown = FamilyShutdown<Resumption>.running
@@ -124,7 +123,6 @@ final class Family: Sendable {
             guard state.rootID == ObjectIdentifier(assembly) else { return nil }
             // An assembly made after this one at the same address is not the root.
             state.rootID = nil
-            state.isOrphaned = true
             rootReleased.increment()
             interceptCount.increment()
             defer { state.assemblies = [:] }
@@ -168,11 +166,9 @@ final class Family: Sendable {
     func shutDown() async throws(ShutdownError) {
         // A shutdown that shuts its own family down again would wait for itself.
         if Self.shuttingDownInThisTask == id { return }
-        var graph = AsyncGraph.ofCurrentTask()
-        while let open = graph {
+        if AsyncGraph.ofCurrentTask(of: self) != nil {
             // The shutdown would wait for the instance this body is building, which waits for it.
-            if open.family === self { Failure.shutdownInsideARead(configuration.rootType) }
-            graph = open.outer
+            Failure.shutdownInsideARead(configuration.rootType)
         }
         switch state.withLock({ $0.shutdown.call() }) {
         case .returnAtOnce:
@@ -221,7 +217,7 @@ final class Family: Sendable {
         if let found { return unsafeDowncast(found, to: A.self) }
         let made = Resolver.withCurrent { resolver in resolver.makeAssembly(type, in: self) }
         return state.withLock { state in
-            if state.isOrphaned { return made }
+            if isOrphaned { return made }  // set under this lock, in rootWillDeinit
             if let raced = state.assemblies[ObjectIdentifier(type)] { return unsafeDowncast(raced, to: A.self) }
             state.assemblies[ObjectIdentifier(type)] = made
             return made

@@ -86,12 +86,7 @@ extension Resolver {
 extension AsyncGraph {
     /// The arguments of the current task's graph of `family`, if it has one that carries any.
     static func arguments(of family: Family) -> GraphArguments? {
-        var graph = ofCurrentTask()
-        while let open = graph {
-            if open.family === family { return open.resolver.graphArguments(of: family) }
-            graph = open.outer
-        }
-        return nil
+        ofCurrentTask(of: family)?.resolver.graphArguments(of: family)
     }
 
     /// Runs `body`, whose reads of `family` are reads in a new graph of the current task that carries

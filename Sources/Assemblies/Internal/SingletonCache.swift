@@ -70,6 +70,9 @@ struct SingletonCache {
     /// The published singleton of `key` in `family`: from the second level or, the first time, from
     /// the family's store, which the second level then keeps. Fills the key's line either way.
     mutating func object(for key: DefinitionKey, in family: Family) -> AnyObject? {
+        // A key with arguments isn't cached: the cache would keep its values, and a value that holds
+        // an assembly of the family would keep the family alive after its root's release.
+        guard !key.hasArguments else { return family.singletons.published(key)?.object }
         if familyID == family.id, let keys, let objects {
             let (index, _) = keys.find(key)
             if index >= 0 {
@@ -80,10 +83,8 @@ struct SingletonCache {
             }
         }
         guard let (object, builtKey) = family.singletons.published(key) else { return nil }
-        // A key with arguments isn't cached: the cache would keep its values, and a value that holds
-        // an assembly of the family would keep the family alive after its root's release.
-        guard Self.isCacheable(object), !key.hasArguments else { return object }
-        insert(builtKey.key, object: object, in: family)
+        guard Self.isCacheable(object) else { return object }
+        insert(builtKey, object: object, in: family)
         fillLine(for: key, in: family, with: object)
         return object
     }

@@ -118,11 +118,11 @@ final class SingletonStore: @unchecked Sendable {
     }
 
     /// The published instance of a singleton, and the key that built it, for the per-thread caches.
-    func published(_ key: DefinitionKey) -> (object: AnyObject, key: StoredKey)? {
+    func published(_ key: DefinitionKey) -> (object: AnyObject, key: DefinitionKey)? {
         lock.withLock {
             guard let slot = slots[key], case .published(let object) = slot.state else { return nil }
             check(key, readingAs: .singleton, in: slot)
-            return (object, slot.storedKey)
+            return (object, slot.key)
         }
     }
 

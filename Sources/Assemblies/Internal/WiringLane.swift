@@ -113,11 +113,9 @@ final class WiringLane: TaskExecutor, @unchecked Sendable {
     func stop(_ message: String) -> Never {
         if lock.withLock({ queue.freeze() }) { jobEnqueued.broadcast() }
         end(.misused(message: message))
-        let parking = Lock()
-        let never = Condition()
-        parking.lock()
+        let parker = Parker()  // which nothing wakes
         while true {
-            never.wait(releasing: parking)
+            parker.sleep(seconds: nil)
         }
     }
 }
