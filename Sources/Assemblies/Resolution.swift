@@ -46,7 +46,7 @@ public struct Resolution: Sendable, CustomStringConvertible {
     /// How many reads of the same graph it is nested in: 0 for a top-level read.
     public let depth: Int
     /// The definition whose body made this read, or nil for a top-level read.
-    public var parent: DefinitionName? { parentKey.map { DefinitionName($0.key) } }
+    public var parent: DefinitionName? { parentKey.map(DefinitionName.init) }
     /// Whether the body ran, or where the instance came from.
     public let source: Source
     /// The object the read returned, for a class instance; nil for a value, or when the body threw.
@@ -62,10 +62,11 @@ public struct Resolution: Sendable, CustomStringConvertible {
     public let threadName: String
 
     /// The definition read, and its parent's: the names and argument texts above are made from them
-    /// only when asked for, so that an observer that looks at little costs little. They keep the
-    /// argument values alive for as long as the resolution is kept.
+    /// only when asked for, so that an observer that looks at little costs little. `key` keeps the
+    /// argument values alive for as long as the resolution is kept; `parentKey` has none (only the
+    /// parent's name is made from it), so that it is trivial to copy and to drop.
     let key: StoredKey
-    let parentKey: StoredKey?
+    let parentKey: DefinitionKey?
 
     /// The read's number among the reported reads of the process, on every thread and task, in the
     /// order they started: to rebuild the tree of a top-level read, whose reads arrive innermost

@@ -51,6 +51,14 @@ private final class SeenAssembly: Assembly, @unchecked Sendable {
             return self.audit
         }
     }
+    var stoppingAsync: SeenAudit {
+        get async {
+            await define {
+                self.stopObservingResolutions()
+                return self.audit
+            }
+        }
+    }
     var failing: SeenAudit { get throws(SeenError) { try define { () throws(SeenError) in throw SeenError() } } }
     func chain(_ depth: Int) -> SeenAudit {
         define(scope: .prototype, arguments: depth) { depth == 0 ? SeenAudit() : self.chain(depth - 1) }
@@ -263,6 +271,26 @@ private final class Collected: ResolutionObserver {
         app.observeResolutions(with: collected)
         _ = app.stopping
         _ = app.audit
+        #expect(collected.all.map(\.definition.member) == ["audit", "stopping"])
+    }
+
+    @Test func anAsyncGraphReportsToTheObservationItOpenedWith() async {
+        let app = SeenAssembly()
+        let collected = Collected()
+        app.observeResolutions(with: collected)
+        _ = await app.stoppingAsync
+        _ = app.audit
+        #expect(collected.all.map(\.definition.member) == ["audit", "stoppingAsync"])
+    }
+
+    /// A provider that carries graph arguments opens its graph before the first read, so every read
+    /// is made in the graph: once the family has let go of the observation, only the graph keeps
+    /// what those reads report to (AddressSanitizer sees a use after free if it doesn't).
+    @Test func aProvidersGraphReportsToTheObservationItOpenedWith() {
+        let app = SeenAssembly()
+        let collected = Collected()
+        app.observeResolutions(with: collected)
+        _ = app.provider(\.stopping, carrying: Int.self)(1)
         #expect(collected.all.map(\.definition.member) == ["audit", "stopping"])
     }
 

@@ -72,6 +72,13 @@ func identity(ofKept object: AnyObject) -> ObjectIdentifier? {
     return identity(of: box.anyValue)
 }
 
+/// ``identity(ofKept:)`` of an instance read as `type`: when the object is of that very class, which
+/// a box never is, without a cast.
+func identity(ofKept object: AnyObject, readAs type: Any.Type) -> ObjectIdentifier? {
+    if ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(type) { return ObjectIdentifier(object) }
+    return identity(ofKept: object)
+}
+
 extension UnsafeMutablePointer {
     /// This buffer's first `count` elements moved to a new buffer of `capacity`; this one is freed.
     func moved(count: Int, toCapacity capacity: Int) -> UnsafeMutablePointer<Pointee> {

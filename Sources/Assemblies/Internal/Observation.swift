@@ -17,13 +17,28 @@ final class Observation: Sendable {
     }
 
     /// Whether a read on `thread` is reported to anything.
+    @inline(__always)
     func reports(on thread: ResolverThread) -> Bool {
-        observer != nil || recordings.contains { $0.records(on: thread) }
+        observer != nil || recordsReads(on: thread)
+    }
+
+    /// Whether a recording takes the reads made on `thread`.
+    @inline(never)
+    private func recordsReads(on thread: ResolverThread) -> Bool {
+        recordings.contains { $0.records(on: thread) }
     }
 
     /// Hands `resolution`, made on `thread`, to the observer and to that thread's recordings.
     func deliver(_ resolution: Resolution, on thread: ResolverThread) {
-        observer?.observer.didResolve(resolution)
+        observer?.deliver(resolution)
+        if !recordings.isEmpty {
+            deliverToRecordings(resolution, on: thread)
+        }
+    }
+
+    /// Hands `resolution` to the recordings of `thread`'s reads.
+    @inline(never)
+    private func deliverToRecordings(_ resolution: Resolution, on thread: ResolverThread) {
         for recording in recordings where recording.records(on: thread) {
             recording.append(resolution)
         }
@@ -36,6 +51,11 @@ final class ObserverBox: Sendable {
 
     init(_ observer: any ResolutionObserver) {
         self.observer = observer
+    }
+
+    /// Calls the observer in place: `observer` is borrowed from the box, not copied out of it.
+    func deliver(_ resolution: Resolution) {
+        observer.didResolve(resolution)
     }
 }
 

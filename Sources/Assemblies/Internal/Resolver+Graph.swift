@@ -26,6 +26,8 @@ extension Resolver {
                 contextSingletons: context == nil ? nil : store,
                 observation: observation
             )
+            graph.observation = observation.map(Unmanaged.passUnretained)
+            graph.reportFloor = traceFrames.count
         }
     }
 
@@ -95,6 +97,12 @@ extension Resolver {
         if graph.isIntercepting {
             // Only an intercepted graph has an override context, its singletons or an observation.
             graph.isIntercepting = false
+            // The reports of the graph's reads refer to its observation unretained: they have ended.
+            precondition(
+                traceFrames.count <= graph.reportFloor,
+                "Assemblies: a graph closed with its reads still reported"
+            )
+            graph.observation = nil
             // Released after the access has ended: an observer's deinit is user code.
             let ended = graph.interception.take()
             _ = ended

@@ -6,7 +6,16 @@ internal import CAssemblies
 extension Resolver {
     /// The instance a read gets when it is the read an ``Overrides`` replacement is capturing to learn
     /// which definition its key path or closure names; nil for any other read.
+    @inline(__always)
     func capturedRead(_ key: DefinitionKey, of family: Family) -> AnyObject? {
+        guard pendingCapture != nil || !family.asyncCaptures.isZero else { return nil }
+        return takeCapture(key, of: family)
+    }
+
+    /// ``capturedRead(_:of:)`` when a capture may be pending: out of line, so that every other read
+    /// of an intercepted family pays two checks.
+    @inline(never)
+    private func takeCapture(_ key: DefinitionKey, of family: Family) -> AnyObject? {
         if let capture = pendingCapture {
             pendingCapture = nil
             return capture.captureFirst(key)
@@ -56,9 +65,12 @@ extension Resolver {
         let context = isInGraph ? graph.interception?.context : OverrideContext.innermost(for: family)
         // A wiring check reads in a sandbox: overrides of its own.
         if !isInGraph && context != nil { WiringFindings.noteTopLevelRead(key) }
-        var observation = isInGraph ? graph.interception?.observation : family.observation
-        if thread.isReporting || observation?.reports(on: thread) == false {
+        // In the graph, its observation is read unretained: the graph keeps it while it is open.
+        var observation = isInGraph ? nil : family.observation
+        var reported = isInGraph ? graph.observation : observation.map(Unmanaged.passUnretained)
+        if thread.isReporting || reported?._withUnsafeGuaranteedRef({ $0.reports(on: thread) }) == false {
             observation = nil
+            reported = nil
         }
         guard let override = context?.override(for: key) else {
             return decide(
@@ -67,6 +79,7 @@ extension Resolver {
                 in: family,
                 overriddenBy: context,
                 observedBy: observation,
+                reportingTo: reported,
                 isInGraph: isInGraph,
                 suspends: suspends
             )
@@ -78,6 +91,7 @@ extension Resolver {
             in: family,
             overriddenBy: context,
             observedBy: observation,
+            reportingTo: reported,
             isInGraph: isInGraph,
             suspends: false
         )
@@ -88,27 +102,32 @@ extension Resolver {
     }
 
     /// Decides `key` in the graph open on this resolver, or in a new graph whose singletons are
-    /// `context`'s (or the family's); reported to `observation`, if any.
+    /// `context`'s (or the family's) and whose reads are reported to `observation`; the read itself is
+    /// reported to `reported`, if any: the graph's observation in the graph, else `observation`.
     private func decide(
         _ key: DefinitionKey,
         scope: Scope,
         in family: Family,
         overriddenBy context: OverrideContext?,
         observedBy observation: Observation?,
+        reportingTo reported: Unmanaged<Observation>?,
         isInGraph: Bool,
         suspends: Bool
     ) -> Decision {
-        let store = isInGraph ? graph.store! : context?.singletons() ?? family.singletons
+        // The store of a new graph; the graph's is read only where a source is looked up.
+        let newStore = isInGraph ? nil : context?.singletons() ?? family.singletons
         // An object-graph read in the graph is looked up once decided, and only if it built nothing:
         // reading an entry doesn't change it (a stored definition's slot may change while a read
         // waits for it, and is looked up before).
         let looksUpAfterwards = isInGraph && scope.kind == .objectGraph
-        if let observation {
+        if let reported {
             beginReport(
                 key,
                 scope: scope,
-                source: looksUpAfterwards ? .inFlight : source(of: key, scope: scope, in: store, of: family),
-                to: observation
+                source: looksUpAfterwards
+                    ? .inFlight : source(of: key, scope: scope, in: newStore ?? graph.store!, of: family),
+                to: reported,
+                inGraph: isInGraph
             )
         }
         let decision =
@@ -118,19 +137,20 @@ extension Resolver {
                 key,
                 scope: scope,
                 in: family,
-                keepingSingletonsIn: store,
+                keepingSingletonsIn: newStore!,
                 overriddenBy: context,
                 observedBy: observation,
                 suspends: suspends
             )
-        guard observation != nil else { return decision }
+        guard reported != nil else { return decision }
         switch decision {
         case .build(let handle):
             frames[handle.frame].flags.insert(.endsReport)
             bodyStartsInReportedRead()
-        case .instance(let object):
-            let source = looksUpAfterwards ? source(of: key, scope: scope, in: store, of: family) : nil
-            endReport(instance: identity(ofKept: object), source: source)
+        case .instance:
+            let source =
+                looksUpAfterwards ? source(of: key, scope: scope, in: newStore ?? graph.store!, of: family) : nil
+            endReport(instance: decision.identity(readAs: key.type), source: source)
         case .wait:
             // The task decides again once the slot has changed, and reports the read then.
             cancelReport()
@@ -156,8 +176,8 @@ extension Resolver {
     /// time its body took and the bodies it read took.
     ///
     /// Trivial to copy: the key's arguments are kept alive by the `define` call being reported, which
-    /// runs until the report ends, and the observation is retained by hand, by ``beginReport(_:scope:source:to:)``,
-    /// and released by ``endReport(instance:source:)`` or ``cancelReport()``.
+    /// runs until the report ends, and the observation by the graph the read is made in, or, for the
+    /// read that opens the graph (which ends after it), by the frame (see ``ownsObservation``).
     struct TraceFrame {
         let sequence: UInt64
         let key: DefinitionKey
@@ -165,6 +185,12 @@ extension Resolver {
         /// Where the read gets its instance when it builds nothing, looked up before it ran.
         let source: Resolution.Source
         let observation: Unmanaged<Observation>
+        /// Whether ``observation`` is retained by hand, by ``beginReport(_:scope:source:to:inGraph:)``,
+        /// and released by ``endReport(instance:source:)`` or ``cancelReport()``: for a read that
+        /// opens a graph, which ends after the graph has closed. A read in the graph refers to the
+        /// graph's observation, which the graph keeps until it closes, after its reports have ended
+        /// (``OpenGraph/reportFloor``).
+        let ownsObservation: Bool
         /// When the body started (monotonic nanoseconds), once it has.
         var start: UInt64 = 0
         /// How long the body ran, once it has returned: hooks and `afterAllInjections` steps that
@@ -177,15 +203,25 @@ extension Resolver {
         var childNanosecondsAtReturn: UInt64 = 0
     }
 
-    /// Starts reporting a read of `key` in `scope` to `observation`: pushes its trace frame.
-    func beginReport(_ key: DefinitionKey, scope: Scope, source: Resolution.Source, to observation: Observation) {
+    /// Starts reporting a read of `key` in `scope` to `observation`: pushes its trace frame. A read
+    /// `inGraph` reports to the graph's observation, which the graph keeps; any other opens a graph
+    /// that closes before the report ends, so the report keeps the observation itself.
+    func beginReport(
+        _ key: DefinitionKey,
+        scope: Scope,
+        source: Resolution.Source,
+        to observation: Unmanaged<Observation>,
+        inGraph: Bool
+    ) {
+        if !inGraph { _ = observation.retain() }
         traceFrames.append(
             TraceFrame(
                 sequence: assemblies_next_resolution_sequence(),
                 key: key,
                 scope: scope,
                 source: source,
-                observation: Unmanaged.passRetained(observation)
+                observation: observation,
+                ownsObservation: !inGraph
             )
         )
     }
@@ -193,8 +229,9 @@ extension Resolver {
     /// Drops the report of the read on top of ``traceFrames`` without delivering it: a task's read that
     /// waits, and reports when it decides again.
     func cancelReport() {
-        traceFrames[traceFrames.count - 1].observation.release()
+        let top = traceFrames[traceFrames.count - 1]
         traceFrames.removeLast()
+        if top.ownsObservation { top.observation.release() }
     }
 
     /// The body of the read on top of ``traceFrames`` starts now.
@@ -204,10 +241,12 @@ extension Resolver {
 
     /// The body of the read on top of ``traceFrames`` has returned, or thrown: its time is taken.
     func bodyReturnedInReportedRead() {
-        let top = traceFrames.count - 1
-        traceFrames[top].nanoseconds = Clock.nanoseconds() &- traceFrames[top].start
-        traceFrames[top].ran = true
-        traceFrames[top].childNanosecondsAtReturn = traceFrames[top].childNanoseconds
+        let now = Clock.nanoseconds()
+        traceFrames.updateLast { frame in
+            frame.nanoseconds = now &- frame.start
+            frame.ran = true
+            frame.childNanosecondsAtReturn = frame.childNanoseconds
+        }
     }
 
     /// Ends reporting the read on top of ``traceFrames``, which returned `instance` (nil for a value,
@@ -219,11 +258,14 @@ extension Resolver {
         // frame and its parent out whole cost more than the rest of the report.
         let top = traceFrames.count - 1
         let parent = top - 1
-        let observation = traceFrames[top].observation.takeRetainedValue()
+        let observation = traceFrames[top].observation
+        let ownsObservation = traceFrames[top].ownsObservation
         let nanoseconds = traceFrames[top].nanoseconds
         if parent >= 0 {
             traceFrames[parent].childNanoseconds &+= nanoseconds
         }
+        var parentKey = parent >= 0 ? traceFrames[parent].key : nil
+        parentKey?.arguments = nil
         let resolution = Resolution(
             scope: traceFrames[top].scope,
             depth: top,
@@ -234,7 +276,7 @@ extension Resolver {
             threadNumber: thread.number,
             threadName: thread.name,
             key: StoredKey(traceFrames[top].key),
-            parentKey: parent >= 0 ? StoredKey(traceFrames[parent].key) : nil,
+            parentKey: parentKey,
             sequence: traceFrames[top].sequence,
             parentSequence: parent >= 0 ? traceFrames[parent].sequence : nil
         )
@@ -242,7 +284,8 @@ extension Resolver {
         let wasReporting = thread.isReporting
         thread.isReporting = true
         defer { thread.isReporting = wasReporting }
-        inGraphOfItsOwn { observation.deliver(resolution, on: thread) }
+        inGraphOfItsOwn { observation._withUnsafeGuaranteedRef { $0.deliver(resolution, on: thread) } }
+        if ownsObservation { observation.release() }
     }
 
     /// Where a read of `key` that doesn't build it gets its instance, looked up before it runs.

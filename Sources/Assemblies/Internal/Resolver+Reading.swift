@@ -374,6 +374,7 @@ extension Resolver {
         if flags.contains(.endsReport) {
             bodyReturnedInReportedRead()
         }
+        let type = frames[index].key.type
         let slot = flags.contains(.buildsSlot) ? building.last!.slot : nil
         if let slot {
             if slot.scope.kind == .weakSingleton && result is AnyValueBox {
@@ -393,7 +394,7 @@ extension Resolver {
             finishGraph()
         }
         if flags.contains(.endsReport) {
-            endReport(instance: identity(ofKept: result), source: .built)
+            endReport(instance: identity(ofKept: result, readAs: type), source: .built)
         }
         if flags.contains(.uninstalls) {
             uninstall()
@@ -442,6 +443,13 @@ extension Entered {
 }
 
 extension Resolver.Decision {
+    /// The identity of the instance handed back, read as `type` (see ``identity(ofKept:readAs:)``):
+    /// borrowed from the decision, not retained.
+    func identity(readAs type: Any.Type) -> ObjectIdentifier? {
+        guard case .instance(let object) = self else { return nil }
+        return Assemblies.identity(ofKept: object, readAs: type)
+    }
+
     init(_ entered: Entered) {
         switch entered {
         case .instance(let object): self = .instance(object)

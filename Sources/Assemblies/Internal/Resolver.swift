@@ -94,6 +94,12 @@ final class Resolver {
         /// What intercepts such a graph; nil while ``isIntercepting`` is false. The fast paths read
         /// the flag rather than test this for nil, which costs the graph of 10 sixteen instructions.
         var interception: Interception?
+        /// The interception's observation, unretained, for the graph's reports (see
+        /// ``Resolver/TraceFrame/ownsObservation``): the interception keeps it until the graph closes.
+        var observation: Unmanaged<Observation>?
+        /// How many reports were open when the graph began: every report of a read in the graph ends
+        /// before it closes, and those above this count refer to its observation unretained.
+        var reportFloor = 0
         /// The values the provider call that opened the graph carries into it, if any.
         var arguments: GraphArguments?
     }

@@ -41,6 +41,13 @@ struct TraceFrames {
         }
     }
 
+    /// Runs `body` on the innermost frame, in place: one check for all it reads and writes.
+    @inline(__always)
+    mutating func updateLast(_ body: (inout Resolver.TraceFrame) -> Void) {
+        precondition(count > 0, "Assemblies: a report's frame out of range")
+        body(&frames![count - 1])
+    }
+
     /// Frees the buffer: once, when the resolver goes.
     func deallocate() {
         frames?.deallocate()
