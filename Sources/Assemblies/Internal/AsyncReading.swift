@@ -9,27 +9,31 @@
 /// that finds a stored definition being built elsewhere suspends until its slot changes, instead of
 /// blocking its thread.
 ///
-/// An async getter inlines one non-generic call (``start(_:scope:in:)``), which answers a cached or
-/// captured read at once, and a switch; the reads that build are out of line and unspecialized, as
-/// small as a generic async function can be: they keep only the body's result and error across its
-/// suspensions, so the task allocates little for them, and the loop of waits is one non-generic
-/// call.
+/// As ``Reading`` does for a synchronous read, the getter inlines the orchestration and runs the
+/// body itself: every call it makes into the engine is non-generic and synchronous —
+/// ``begin(_:scope:in:)`` before the body, ``AsyncGraph/leave(_:returning:)`` and
+/// ``AsyncGraph/finish(_:)`` after it — except the wait for a slot another thread or task is
+/// building, the one place the engine itself suspends. So an `await` read adds no async frame of
+/// its own to the task: the task allocates for the getter and what the body awaits, as it would for
+/// hand-written code.
 @usableFromInline
 enum AsyncReading {
-    /// Where an `await` read goes, decided before anything generic runs.
+    /// How an `await` read goes on after ``begin(_:scope:in:)``.
     @usableFromInline
-    enum Start {
-        /// Hand back this instance: an override's capture, or a cached singleton.
+    enum Begun {
+        /// Hand back this instance: an override's capture, a cached singleton, or what the graph
+        /// has (a graph the read opened is finished already).
         case instance(AnyObject)
-        /// Read in the current task's graph of the family.
-        case inGraph(AsyncGraph)
-        /// A top-level read: open a graph, inside the task's graph of another family, if any.
-        case newGraph(outer: AsyncGraph?)
+        /// Go on in `graph` with `step`: build, or wait. When `opensGraph`, the read opened the graph
+        /// and ends it: ``AsyncGraph/finish(_:)`` once its frame is left, ``AsyncGraph/abandon()``
+        /// when its body throws or the task is cancelled while it waits.
+        case reading(AsyncGraph, opensGraph: Bool, AsyncGraph.Step)
     }
 
     /// Reads the definition `key` of `family` in the current task's graph of the family, or in a
     /// new one.
     @inlinable
+    @inline(__always)
     static func read<T, E: Error>(
         _ key: DefinitionKey,
         scope: Scope,
@@ -37,76 +41,17 @@ enum AsyncReading {
         isolation: isolated (any Actor)?,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
-        switch start(key, scope: scope, in: family) {
+        var graph: AsyncGraph
+        let opensGraph: Bool
+        var step: AsyncGraph.Step
+        switch begin(key, scope: scope, in: family) {
         case .instance(let object):
             return unboxStored(object, scope: scope, as: T.self)
-        case .inGraph(let graph):
-            return try await read(key, scope: scope, in: graph, isolation: isolation, body)
-        case .newGraph(let outer):
-            return try await readInNewGraph(key, scope: scope, in: family, inside: outer, isolation: isolation, body)
+        case .reading(let taskGraph, let opens, let decided):
+            graph = taskGraph
+            opensGraph = opens
+            step = decided
         }
-    }
-
-    /// Decides where a read of `key` goes: the instance an override's capture or a singleton cache
-    /// hands back, the task's graph of `family`, or a new graph.
-    @usableFromInline
-    static func start(_ key: DefinitionKey, scope: Scope, in family: Family) -> Start {
-        if let capture = OverrideCapture.takingThisRead(of: family) {
-            return .instance(capture.captureFirst(key))
-        }
-        if scope.kind == .singleton && (!family.isIntercepted || Resolver.readsCachedSingletons(of: family)),
-            let object = Resolver.cachedSingleton(key, in: family)
-                ?? Resolver.withCurrent({ $0.cachedSingletonObject(key, in: family) })
-        {
-            return .instance(object)
-        }
-        let graph = AsyncGraph.ofCurrentTask()
-        if let graph, graph.family === family {
-            return .inGraph(graph)
-        }
-        if family.isIntercepted { family.requireOpen(reading: key) }
-        return .newGraph(outer: graph)
-    }
-
-    /// A top-level read: opens a graph of `family` for the current task, inside `outer`, the graph
-    /// of another family the task has open, if any (``TaskGraphs`` then finds the new graph for the
-    /// task's reads); reads `key` in it, and finishes the graph — or abandons it when the read
-    /// throws.
-    @usableFromInline
-    static func readInNewGraph<T, E: Error>(
-        _ key: DefinitionKey,
-        scope: Scope,
-        in family: Family,
-        inside outer: AsyncGraph?,
-        isolation: isolated (any Actor)?,
-        _ body: (Definition<T>) async throws(E) -> T
-    ) async throws(E) -> T {
-        if family.isIntercepted { WiringFindings.noteTopLevelRead(key) }
-        var graph = AsyncGraph.open(family, inside: outer)
-        let result: T
-        do {
-            result = try await read(key, scope: scope, in: graph, isolation: isolation, body)
-        } catch {
-            graph.abandon()
-            throw error
-        }
-        AsyncGraph.finish(&graph)
-        return result
-    }
-
-    /// A read in `graph`: the instance the graph hands back, or the one `body` builds in the frame
-    /// it gives. While another task or thread builds a stored definition, this task suspends until
-    /// its slot is published, given up or changes hands, and decides again
-    /// (``AsyncGraph/decide(_:scope:afterWaitingFor:cancellable:)``).
-    @usableFromInline
-    static func read<T, E: Error>(
-        _ key: DefinitionKey,
-        scope: Scope,
-        in graph: AsyncGraph,
-        isolation: isolated (any Actor)? = #isolation,
-        _ body: (Definition<T>) async throws(E) -> T
-    ) async throws(E) -> T {
-        var step = graph.decide(key, scope: scope)
         if case .wait(let waiting) = step {
             step = await graph.decide(
                 key,
@@ -117,6 +62,7 @@ enum AsyncReading {
         }
         switch step {
         case .instance(let object):
+            if opensGraph { AsyncGraph.finish(&graph) }
             return unboxStored(object, scope: scope, as: T.self)
         case .build(let handle):
             if !(E.self is Never.Type) {
@@ -126,25 +72,61 @@ enum AsyncReading {
             do {
                 result = try await body(Definition(handle, key: key))
             } catch {
-                graph.bodyThrew(handle)
+                graph.bodyThrew(handle, abandoning: opensGraph)
                 throw error
             }
             withStored(result, scope: scope) { graph.leave(handle, returning: $0) }
+            if opensGraph { AsyncGraph.finish(&graph) }
             return result
         case .cancelled:
+            if opensGraph { graph.abandon() }
             throw cancellation(as: E.self)
         case .wait:
             preconditionFailure("Assemblies: an async read was told to wait after its wait")
         }
     }
 
+    /// Decides an `await` read of `key`: the instance an override's capture, a singleton cache or the
+    /// task's graph of `family` hands back, or the graph to go on in — the task's, or a new one the
+    /// read opens (inside the task's graph of another family, if any; ``TaskGraphs`` then finds the
+    /// new graph for the task's reads) — and what to do there.
+    @usableFromInline
+    static func begin(_ key: DefinitionKey, scope: Scope, in family: Family) -> Begun {
+        if let capture = OverrideCapture.takingThisRead(of: family) {
+            return .instance(capture.captureFirst(key))
+        }
+        if scope.kind == .singleton && (!family.isIntercepted || Resolver.readsCachedSingletons(of: family)),
+            let object = Resolver.cachedSingleton(key, in: family)
+                ?? Resolver.withCurrent({ $0.cachedSingletonObject(key, in: family) })
+        {
+            return .instance(object)
+        }
+        let taskGraph = AsyncGraph.ofCurrentTask()
+        if let taskGraph, taskGraph.family === family {
+            return .reading(taskGraph, opensGraph: false, taskGraph.decide(key, scope: scope))
+        }
+        if family.isIntercepted {
+            family.requireOpen(reading: key)
+            WiringFindings.noteTopLevelRead(key)
+        }
+        var graph = AsyncGraph.open(family, inside: taskGraph)
+        let step = graph.decide(key, scope: scope)
+        guard case .instance(let object) = step else {
+            return .reading(graph, opensGraph: true, step)
+        }
+        AsyncGraph.finish(&graph)
+        return .instance(object)
+    }
+
     /// Whether an error of type `E` can be a `CancellationError`.
-    private static func admitsCancellation<E: Error>(_: E.Type) -> Bool {
+    @usableFromInline
+    static func admitsCancellation<E: Error>(_: E.Type) -> Bool {
         CancellationError() is E
     }
 
     /// A `CancellationError`, as an `E` (see ``admitsCancellation(_:)``).
-    private static func cancellation<E: Error>(as _: E.Type) -> E {
+    @usableFromInline
+    static func cancellation<E: Error>(as _: E.Type) -> E {
         CancellationError() as! E
     }
 }
