@@ -189,7 +189,7 @@ struct AsyncGraphReuseTests {
         for _ in 0..<50 {
             _ = await assembly.root
         }
-        #expect(Resolver.storageHandOvers.value > before, "no graph took over the storage of the one before")
+        #expect(Resolver.storageHandOvers.value > before, "no resolver served a graph after the one before")
     }
 
     @Test func anOverriddenGraphAfterPlainOnesOnTheSameThreadIsOverridden() async {

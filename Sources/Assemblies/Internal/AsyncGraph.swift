@@ -24,10 +24,10 @@
 ///   body opens a graph of its own on the thread, as a read that crosses families does.
 ///
 /// When the top-level read has ended and nothing else holds its resolver, the thread it ended on
-/// keeps it, and the next top-level `await` read that opens a graph there gives a new resolver, for
-/// its own task, the old one's storage (``recycle(_:)``): the keys a task's graph read stay in its
-/// table from one graph to the next, as a thread's do, and opening a graph allocates only the graph,
-/// its resolver and its task's record.
+/// keeps it, and the next top-level `await` read that opens a graph there gives it to its own task
+/// (``recycle(_:)``, ``Resolver/serve(_:)``): the keys a task's graph read stay in its table from
+/// one graph to the next, as a thread's do, and opening a graph allocates only the graph and its
+/// task's record.
 ///
 /// Child tasks run concurrently with their parent, so they never join its graph: a graph answers
 /// only to the task that opened it (``task``). A child task's reads are top-level reads of its own,
@@ -52,8 +52,9 @@ final class AsyncGraph: @unchecked Sendable {
         if let outer {
             resolver = Resolver(thread: outer.resolver.thread)
             resolver.outer = outer.resolver
-        } else if let donor = Resolver.threadRecord.lastTaskResolver.take() {
-            resolver = Resolver(thread: ResolverThread(task: owner), takingStorageOf: donor)
+        } else if let idle = Resolver.threadRecord.lastTaskResolver.take() {
+            idle.serve(ResolverThread(task: owner))
+            resolver = idle
         } else {
             resolver = Resolver(thread: ResolverThread(task: owner))
         }
@@ -112,9 +113,8 @@ final class AsyncGraph: @unchecked Sendable {
     }
 
     /// Once `graph` has finished: leaves its resolver to the thread, whose next top-level async
-    /// graph takes over its storage (see ``Resolver/init(thread:takingStorageOf:)``) — when nothing
-    /// but `graph` holds the resolver, and it is idle. Otherwise it goes when its last holder lets
-    /// go, as any.
+    /// graph it serves (see ``Resolver/serve(_:)``) — when nothing but `graph` holds the resolver,
+    /// and it is idle. Otherwise it goes when its last holder lets go, as any.
     private static func recycle(_ graph: inout AsyncGraph) {
         guard
             graph.outer == nil && isKnownUniquelyReferenced(&graph) && isKnownUniquelyReferenced(&graph.resolver)

@@ -5,8 +5,8 @@
 /// cycle made only of prototypes (``PushLimits``): a resolver's fast paths check ``canPushQuickly``
 /// and leave the rest to ``Resolver/push(_:entry:scope:)``. A frame is popped by lowering ``count``.
 ///
-/// Owned by one ``Resolver``, which frees it (``deallocate()``) once, unless it handed it to
-/// another resolver (see ``Resolver/init(thread:takingStorageOf:)``). Bitwise copyable, so that
+/// Owned by one ``Resolver``, which frees it (``deallocate()``) once, when it goes (a task's
+/// resolver keeps it from one task's graph to the next, see ``Resolver/serve(_:)``). Bitwise copyable, so that
 /// reading a frame copies nothing that counts references.
 struct FrameStack: BitwiseCopyable {
     /// A definition being built, and the instance its body registered.

@@ -7,8 +7,8 @@
 /// it releases their instances without visiting the others. Past ``keyLimit`` keys (injections key
 /// by object, so keys can keep coming), the table is emptied when a graph ends.
 ///
-/// Owned by one ``Resolver``, which frees it (``deallocate()``) once, unless it handed it to
-/// another resolver (see ``Resolver/init(thread:takingStorageOf:)``). Bitwise copyable, so that
+/// Owned by one ``Resolver``, which frees it (``deallocate()``) once, when it goes (a task's
+/// resolver keeps it from one task's graph to the next, see ``Resolver/serve(_:)``). Bitwise copyable, so that
 /// reading it for a lookup copies nothing that counts references: the argument lists that keys of
 /// the current graph refer to are kept by the resolver (``Resolver/argumentEntries``).
 struct GraphEntries: BitwiseCopyable {

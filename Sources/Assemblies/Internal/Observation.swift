@@ -28,11 +28,12 @@ final class Observation: Sendable {
         recordings.contains { $0.records(on: thread) }
     }
 
-    /// Hands `resolution`, made on `thread`, to the observer and to that thread's recordings.
-    func deliver(_ resolution: Resolution, on thread: ResolverThread) {
+    /// Hands `resolution`, made on `thread`, to the observer and to that thread's recordings (only
+    /// they need `thread`: an observer alone costs no look at it).
+    func deliver(_ resolution: Resolution, on thread: @autoclosure () -> ResolverThread) {
         observer?.deliver(resolution)
         if !recordings.isEmpty {
-            deliverToRecordings(resolution, on: thread)
+            deliverToRecordings(resolution, on: thread())
         }
     }
 

@@ -42,10 +42,13 @@ import Android
 /// listed in `Internal/UnsafeCode.md`.
 @usableFromInline
 final class Resolver {
-    /// Unique for the life of the process: with a frame's serial, it names a frame of any thread.
-    let number: UInt64
-    /// The thread this resolver belongs to, shared by its spares.
-    let thread: ResolverThread
+    /// Unique for the life of the process: with a frame's serial, it names a frame of any thread. A
+    /// task's resolver gets a new one each time it serves another task's graph (see
+    /// ``serve(_:)``).
+    @exclusivity(unchecked) private(set) var number: UInt64
+    /// The thread this resolver belongs to, shared by its spares; for a task's resolver, the task's
+    /// record (see ``serve(_:)``).
+    @exclusivity(unchecked) private(set) var thread: ResolverThread
     /// The thread's ``StackLimit``, copied here so that a push reads it without following
     /// ``thread``: a frame's address `a` passes the push's check when `a &- limit < span`. A task's
     /// resolver has the stack of the thread it was last installed on (see ``runsOnStack(_:)``).
@@ -311,9 +314,6 @@ final class Resolver {
     }
     /// For a spare resolver: the resolver it stands in for (which owns it).
     unowned var outer: Resolver?
-    /// Set once another resolver has taken over this one's storage (see
-    /// ``init(thread:takingStorageOf:)``), which this one then neither uses nor frees.
-    private var hasGivenAwayItsStorage = false
     /// For a spare resolver: the read that crossed over from another family, and how deep.
     var crossing = Crossing()
 
@@ -354,37 +354,35 @@ final class Resolver {
             && intentionalCaptiveFrame == -1
     }
 
-    /// A resolver for `thread`, a task's, that takes over what `donor` — the resolver of a task's
-    /// graph that has ended, idle, which nothing else holds — kept from one graph to the next: its
-    /// keys and their entries, and the buffers of its frames and of the entries its graphs touch. So
-    /// a task's graph starts with the keys the last one on this thread read, as a thread's does, and
-    /// allocates nothing for them; `donor` frees none of it when it goes. Its singleton cache stays
-    /// behind, and goes with it: it may keep argument values of singletons alive.
-    init(thread: ResolverThread, takingStorageOf donor: Resolver) {
-        precondition(
-            donor.isIdle && !donor.hasGivenAwayItsStorage,
-            "Assemblies: a resolver in use gave away its storage"
-        )
+    /// Makes this resolver — a task's graph's that has ended, idle, which nothing else holds — the
+    /// resolver of `thread`, another task's record, for its graph. It keeps what it kept from one
+    /// graph to the next — its keys and their entries, and the buffers of its frames and of the
+    /// entries its graphs touch — so a task's graph starts with the keys the last one on this thread
+    /// read, as a thread's does, and allocates nothing for them. It gets a new ``number``, so that a
+    /// `Definition` kept from its last graph names none of its frames (see
+    /// ``resolver(of:key:)``), and forgets its spare, which belonged to the last task, and the
+    /// singletons it cached for it.
+    func serve(_ thread: ResolverThread) {
+        precondition(isIdle && self.thread.isTask, "Assemblies: a resolver in use was given to another task")
         number = Self.nextNumber()
         self.thread = thread
         stack = thread.stack
-        entries = donor.entries
-        frames = donor.frames
-        donor.hasGivenAwayItsStorage = true
+        spare = nil
+        singletonCache.deallocate()
+        singletonCache = SingletonCache()
         #if DEBUG
         Self.storageHandOvers.increment()
         #endif
     }
 
     #if DEBUG
-    /// How many times a resolver has taken over another's storage, for tests.
+    /// How many times a task's resolver has served another task's graph, for tests.
     static let storageHandOvers = AtomicCount()
     #endif
 
     deinit {
         singletonCache.deallocate()
         traceFrames.deallocate()
-        guard !hasGivenAwayItsStorage else { return }
         entries.deallocate()
         frames.deallocate()
     }

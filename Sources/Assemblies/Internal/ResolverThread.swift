@@ -79,9 +79,8 @@ final class ResolverThread: @unchecked Sendable {
         isTask ? isCurrentTask : reader.host === self
     }
 
-    /// For a thread: the resolver of the last top-level async graph that ended on it, whose
-    /// storage the next one that opens here takes over (see
-    /// ``Resolver/init(thread:takingStorageOf:)``). Touched by the thread only.
+    /// For a thread: the resolver of the last top-level async graph that ended on it, which serves
+    /// the next one that opens here (see ``Resolver/serve(_:)``). Touched by the thread only.
     @exclusivity(unchecked) var lastTaskResolver: Resolver?
 
     /// The families whose eager singletons this thread is building (see ``Family/activate(_:)``).
