@@ -63,7 +63,7 @@ final class AsyncGraph: @unchecked Sendable {
     /// The innermost graph the current task opened, if any.
     static func ofCurrentTask() -> AsyncGraph? {
         guard let task = TaskIdentity.current else { return nil }
-        return TaskGraphs.graph(of: task)
+        return Resolver.withCurrent { TaskGraphs.graph(of: task, remembering: &$0.taskGraphMemo) }
     }
 
     /// The innermost graph of `family` the current task opened, if any: the current task's graph
@@ -85,7 +85,7 @@ final class AsyncGraph: @unchecked Sendable {
         let graph = AsyncGraph(family: family, outer: outer, owner: task)
         graph.installed { $0.beginGraph(asTheTaskSees: family) }
         family.openAsyncGraphs.increment()
-        TaskGraphs.enter(graph, of: task)
+        Resolver.withCurrent { TaskGraphs.enter(graph, of: task, remembering: &$0.taskGraphMemo) }
         return graph
     }
 
@@ -106,7 +106,7 @@ final class AsyncGraph: @unchecked Sendable {
     /// Takes the graph out of its task's entry, closes it on its resolver with `close`, and ends the
     /// task's identity with its outermost graph.
     private func end(closing close: (Resolver) -> Void) {
-        TaskGraphs.leave(self, of: task)
+        Resolver.withCurrent { TaskGraphs.leave(self, of: task, remembering: &$0.taskGraphMemo) }
         installed(close)
         if outer == nil { resolver.thread.end() }
         family.openAsyncGraphs.decrement()

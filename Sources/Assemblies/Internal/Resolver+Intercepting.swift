@@ -164,10 +164,12 @@ extension Resolver {
     /// open.
     @inline(__always)
     func taskGraphToJoin(readingFrom family: Family) -> AsyncGraph? {
-        guard !family.openAsyncGraphs.isZero && graph.familyID != family.id && !thread.isTask else {
+        guard !family.openAsyncGraphs.isZero && graph.familyID != family.id && !thread.isTask,
+            let task = TaskIdentity.current
+        else {
             return nil
         }
-        return AsyncGraph.ofCurrentTask()
+        return TaskGraphs.graph(of: task, remembering: &taskGraphMemo)
     }
 
     // MARK: Reporting

@@ -78,6 +78,14 @@ extension Resolver {
         return enterSlowly(key, scope: .prototype, in: family)
     }
 
+    /// A read joining `taskGraph`: decided on its resolver, installed here until the frame it
+    /// builds in is left.
+    func join(_ taskGraph: AsyncGraph, reading key: DefinitionKey, scope: Scope, in family: Family) -> Decision {
+        let resolver = taskGraph.resolver
+        resolver.install(over: self)
+        return resolver.keepingInstalled(resolver.decide(key, scope: scope, in: family, suspends: false))
+    }
+
     /// An object-graph read in the graph open here: the two common cases quickly, every other one (a
     /// first read of the key, a back-reference, an explicit key...) by `enter`, out of line.
     @inline(__always)
@@ -109,7 +117,15 @@ extension Resolver {
     @usableFromInline
     @inline(never)
     func enterSlowly(_ key: DefinitionKey, scope: Scope, in family: Family) -> Entered {
-        Entered(decideSlowly(key, scope: scope, in: family, suspends: false))
+        // A synchronous read in an async body joins its task's graph. Of a family nothing intercepts
+        // and a scope without caches, it is the first thing `decideSlowly` looks for: looked for here,
+        // it skips the rest.
+        if scope.kind == .objectGraph || scope.kind == .prototype, !family.isIntercepted,
+            let taskGraph = taskGraphToJoin(readingFrom: family)
+        {
+            return Entered(join(taskGraph, reading: key, scope: scope, in: family))
+        }
+        return Entered(decideSlowly(key, scope: scope, in: family, suspends: false))
     }
 
     /// Decides a read, for a task that can wait: the entries with a ``Decision/wait(_:_:)``.
@@ -183,9 +199,7 @@ extension Resolver {
         let isInGraph = graph.familyID == family.id
         if !isInGraph, let taskGraph = taskGraphToJoin(readingFrom: family) {
             // A synchronous read in an async body, or below it: it joins the task's graph.
-            let resolver = taskGraph.resolver
-            resolver.install(over: self)
-            return resolver.keepingInstalled(resolver.decide(key, scope: scope, in: family, suspends: false))
+            return join(taskGraph, reading: key, scope: scope, in: family)
         }
         if !isInGraph && (graph.familyID != 0 || graph.isClosing) {
             // A top-level read while this resolver is busy with another family's graph, or releasing
@@ -370,6 +384,11 @@ extension Resolver {
             // The first frame of a plain graph, the most common of these.
             pop(index, returning: Unmanaged.passUnretained(result))
             return finishGraph()
+        }
+        if flags.subtracting(.mayThrow) == .uninstalls && frames[index].object == nil {
+            // The first frame of a synchronous read that joined its task's graph.
+            pop(index, returning: Unmanaged.passUnretained(result))
+            return uninstall()
         }
         if flags.contains(.endsReport) {
             bodyReturnedInReportedRead()

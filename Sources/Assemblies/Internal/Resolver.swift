@@ -312,6 +312,8 @@ final class Resolver {
             self.joinedThread = joinedThread
         }
     }
+    /// What this resolver's last lookup of a task's async graph found (see ``TaskGraphs/Memo``).
+    @exclusivity(unchecked) var taskGraphMemo = TaskGraphs.Memo()
     /// For a spare resolver: the resolver it stands in for (which owns it).
     unowned var outer: Resolver?
     /// For a spare resolver: the read that crossed over from another family, and how deep.

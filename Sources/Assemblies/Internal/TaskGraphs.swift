@@ -12,6 +12,12 @@
 /// getter would specialize and carry, and each lookup walks the task's bindings. Here a lookup is
 /// one short critical section in one of ``shardCount`` shards, picked by the task's address, which
 /// scans the shard's entries: as many as tasks with a graph open hash to it.
+///
+/// Most lookups take no lock: the resolver that looks up remembers its last answer (``Memo``),
+/// which holds for as long as the shard's epoch hasn't moved — each `enter` and `leave` moves it,
+/// under the lock. A task's entry only changes by its own `enter` and `leave`, which happen before
+/// anything the task runs later, on whichever thread; so while the epoch a read sees is the one the
+/// memo kept, the task's entry is the one the memo saw, and the graph in it alive.
 enum TaskGraphs {
     /// Tasks whose addresses fall in one shard, with the graph each has open.
     private final class Shard: @unchecked Sendable {
@@ -34,22 +40,46 @@ enum TaskGraphs {
     /// — leave a few dozen entries to a shard, and that tasks on different cores seldom meet in one.
     static let shardCount = 256
     private static let shards = (0..<shardCount).map { _ in Shard() }
+    /// Each shard's epoch: moved by every change of its entries, under its lock; read without it.
+    private static let epochs = (0..<shardCount).map { _ in AtomicCount() }
 
     private static func shard(of task: TaskIdentity) -> Shard {
         shards[task.hashBits & (shardCount - 1)]
     }
 
-    /// The graph `task` has open, if any.
-    static func graph(of task: TaskIdentity) -> AsyncGraph? {
-        let shard = shard(of: task)
-        shard.lock.lock()
-        defer { shard.lock.unlock() }
-        guard let index = shard.index(of: task) else { return nil }
-        return shard.entries[index].graph
+    /// A resolver's last lookup: the task, the graph it had open — unretained: the shard's entry
+    /// holds it for as long as the shard's epoch stays `epoch` — and that epoch.
+    struct Memo {
+        fileprivate var task: TaskIdentity?
+        fileprivate var graph: Unmanaged<AsyncGraph>?
+        fileprivate var epoch = -1
     }
 
-    /// Makes `graph` the one `task` has open, in place of its ``AsyncGraph/outer``, if any.
-    static func enter(_ graph: AsyncGraph, of task: TaskIdentity) {
+    /// The graph `task` has open, if any; `memo` is the looking resolver's (see ``Memo``).
+    static func graph(of task: TaskIdentity, remembering memo: inout Memo) -> AsyncGraph? {
+        let index = task.hashBits & (shardCount - 1)
+        if memo.task == task && memo.epoch == epochs[index].value {
+            return memo.graph?.takeUnretainedValue()
+        }
+        let shard = shards[index]
+        shard.lock.lock()
+        defer { shard.lock.unlock() }
+        let graph = shard.index(of: task).map { shard.entries[$0].graph }
+        memo = Memo(task: task, graph: graph.map(Unmanaged.passUnretained), epoch: epochs[index].value)
+        return graph
+    }
+
+    /// Moves the epoch of `task`'s shard, whose lock is held, after its entry changed to `graph`; the
+    /// memo of the change.
+    private static func moved(_ task: TaskIdentity, to graph: AsyncGraph?) -> Memo {
+        let epoch = epochs[task.hashBits & (shardCount - 1)]
+        epoch.increment()
+        return Memo(task: task, graph: graph.map(Unmanaged.passUnretained), epoch: epoch.value)
+    }
+
+    /// Makes `graph` the one `task` has open, in place of its ``AsyncGraph/outer``, if any; `memo`,
+    /// the current resolver's, remembers it.
+    static func enter(_ graph: AsyncGraph, of task: TaskIdentity, remembering memo: inout Memo) {
         let shard = shard(of: task)
         shard.lock.withLock {
             if let index = shard.index(of: task) {
@@ -62,11 +92,13 @@ enum TaskGraphs {
                 precondition(graph.outer == nil, "Assemblies: a task's async graphs are out of step")
                 shard.entries.append((task, graph))
             }
+            memo = moved(task, to: graph)
         }
     }
 
-    /// Puts back the graph `task` had open before `graph`, its ``AsyncGraph/outer`` (or none).
-    static func leave(_ graph: AsyncGraph, of task: TaskIdentity) {
+    /// Puts back the graph `task` had open before `graph`, its ``AsyncGraph/outer`` (or none);
+    /// `memo`, the current resolver's, remembers it.
+    static func leave(_ graph: AsyncGraph, of task: TaskIdentity, remembering memo: inout Memo) {
         let shard = shard(of: task)
         shard.lock.withLock {
             guard let index = shard.index(of: task), shard.entries[index].graph === graph else {
@@ -78,6 +110,7 @@ enum TaskGraphs {
                 shard.entries.swapAt(index, shard.entries.count - 1)
                 shard.entries.removeLast()
             }
+            memo = moved(task, to: graph.outer)
         }
         // Nothing is released under the lock: the caller still holds `graph`, and `outer` is held
         // by `graph` (see ``Lock``).
