@@ -148,8 +148,7 @@ extension Resolver {
             frames[handle.frame].flags.insert(.endsReport)
             bodyStartsInReportedRead()
         case .instance:
-            let source =
-                looksUpAfterwards ? source(of: key, scope: scope, in: newStore ?? graph.store!, of: family) : nil
+            let source = looksUpAfterwards ? sourceInGraph(of: key) : nil
             endReport(instance: decision.identity(readAs: key.type), source: source)
         case .wait:
             // The task decides again once the slot has changed, and reports the read then.
@@ -290,6 +289,14 @@ extension Resolver {
         if ownsObservation { observation.release() }
     }
 
+    /// Where a read of the object-graph definition `key` that doesn't build it gets its instance.
+    @inline(__always)
+    private func sourceInGraph(of key: DefinitionKey) -> Resolution.Source {
+        let found = entries.find(key)
+        let isDone = found >= 0 && entries.isCurrent(found) && entries.entry(found).pointee.state == .done
+        return isDone && graph.familyID != 0 ? .objectGraph : .inFlight
+    }
+
     /// Where a read of `key` that doesn't build it gets its instance, looked up before it runs.
     func source(
         of key: DefinitionKey,
@@ -302,9 +309,7 @@ extension Resolver {
             // A prototype is only reused by a back-reference to it from a direct dependency.
             return .inFlight
         case .objectGraph:
-            let found = entries.find(key)
-            let isDone = found >= 0 && entries.isCurrent(found) && entries.entry(found).pointee.state == .done
-            return isDone && graph.familyID != 0 ? .objectGraph : .inFlight
+            return sourceInGraph(of: key)
         case .singleton, .weakSingleton, .resettable:
             if scope.kind == .singleton && store === family.singletons && cachedSingletonObject(key, in: family) != nil
             {

@@ -118,11 +118,20 @@ extension Resolver {
     @inline(never)
     func enterSlowly(_ key: DefinitionKey, scope: Scope, in family: Family) -> Entered {
         // A synchronous read in an async body joins its task's graph. Of a family nothing intercepts
-        // and a scope without caches, it is the first thing `decideSlowly` looks for: looked for here,
-        // it skips the rest.
+        // and a scope without caches, it is the first thing `decideSlowly` looks for: looked for
+        // first, out of line, it skips the rest.
         if scope.kind == .objectGraph || scope.kind == .prototype, !family.isIntercepted,
-            let taskGraph = taskGraphToJoin(readingFrom: family)
+            !family.openAsyncGraphs.isZero
         {
+            return enterTaskGraph(key, scope: scope, in: family)
+        }
+        return Entered(decideSlowly(key, scope: scope, in: family, suspends: false))
+    }
+
+    /// ``enterSlowly(_:scope:in:)`` for a read that may join its task's graph.
+    @inline(never)
+    private func enterTaskGraph(_ key: DefinitionKey, scope: Scope, in family: Family) -> Entered {
+        if let taskGraph = taskGraphToJoin(readingFrom: family) {
             return Entered(join(taskGraph, reading: key, scope: scope, in: family))
         }
         return Entered(decideSlowly(key, scope: scope, in: family, suspends: false))
