@@ -4,7 +4,7 @@
 /// `await` read it belongs to, or a new one — through the same three calls as a synchronous read:
 /// the graph decides (``AsyncGraph/decide(_:scope:)``), handing back an instance or the frame to
 /// build one in, the body runs and may suspend, and the graph leaves the frame
-/// (``AsyncGraph/leave(_:returning:)``, or ``AsyncGraph/bodyThrew(_:)``). Each call runs with the
+/// (``AsyncGraph/leave(_:returning:)``, or ``AsyncGraph/bodyThrew(_:abandoning:)``). Each call runs with the
 /// graph's resolver installed on the thread the task is on at the time. The only difference: a task
 /// that finds a stored definition being built elsewhere suspends until its slot changes, instead of
 /// blocking its thread.

@@ -116,7 +116,7 @@ final class Resolver {
         /// What the graph reports its reads to.
         let observation: Observation?
     }
-    /// The reads being reported on this resolver, innermost last (see ``beginReport(_:scope:source:to:)``).
+    /// The reads being reported on this resolver, innermost last (see ``beginReport(_:scope:source:to:inGraph:)``).
     @exclusivity(unchecked) var traceFrames = TraceFrames()
     /// The shared definitions this thread has read, and what the current graph has of each.
     @exclusivity(unchecked) var entries: GraphEntries

@@ -1,5 +1,5 @@
 /// The reads being reported on a resolver, innermost last (see
-/// ``Resolver/beginReport(_:scope:source:to:)``): a buffer of trivial ``Resolver/TraceFrame``s that
+/// ``Resolver/beginReport(_:scope:source:to:inGraph:)``): a buffer of trivial ``Resolver/TraceFrame``s that
 /// is allocated by the first report, doubles when full, and is freed with the resolver.
 ///
 /// Not an `Array`: each report pushes, updates and pops its frame in place, and an array's
