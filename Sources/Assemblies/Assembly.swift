@@ -652,7 +652,7 @@ open class Assembly: @unchecked Sendable {
     /// runs while this thread is in no graph), or else this thread's.
     private func onCurrentGraph<Result>(_ body: (Resolver) -> Result) -> Result {
         if let graph = Resolver.withCurrent({ $0.taskGraphToJoin(readingFrom: family) }) {
-            return graph.installed(body)
+            return graph.takeUnretainedValue().installed(body)
         }
         return Resolver.withCurrent(body)
     }

@@ -42,6 +42,11 @@ final class AsyncGraph: @unchecked Sendable {
     /// Never changes: a `var` only so that ``recycle(_:)`` can ask whether the graph holds the only
     /// reference to it.
     @exclusivity(unchecked) private(set) var resolver: Resolver
+    /// ``resolver``, unretained: the graph holds it.
+    var unretainedResolver: Unmanaged<Resolver> {
+        Unmanaged.passUnretained(resolver)
+    }
+
     /// The graph of another family that the task had open when it opened this one, if any.
     let outer: AsyncGraph?
 

@@ -161,14 +161,17 @@ extension Resolver {
     /// the read is made in an async body, or below it (in a body of another family), and no graph of
     /// the family is open on this resolver (see `AsyncGraph`); nil when the family has no async graph
     /// open.
+    ///
+    /// Unretained: the task, which is making the read, holds its graph until it leaves it, after the
+    /// read has returned.
     @inline(__always)
-    func taskGraphToJoin(readingFrom family: Family) -> AsyncGraph? {
+    func taskGraphToJoin(readingFrom family: Family) -> Unmanaged<AsyncGraph>? {
         guard !family.openAsyncGraphs.isZero && graph.familyID != family.id && !thread.isTask,
             let task = TaskIdentity.current
         else {
             return nil
         }
-        return TaskGraphs.graph(of: task, remembering: &taskGraphMemo)
+        return TaskGraphs.unretainedGraph(of: task, remembering: &taskGraphMemo)
     }
 
     // MARK: Reporting

@@ -80,10 +80,16 @@ extension Resolver {
 
     /// A read joining `taskGraph`: decided on its resolver, installed here until the frame it
     /// builds in is left.
-    func join(_ taskGraph: AsyncGraph, reading key: DefinitionKey, scope: Scope, in family: Family) -> Decision {
-        let resolver = taskGraph.resolver
-        resolver.install(over: self)
-        return resolver.keepingInstalled(resolver.decide(key, scope: scope, in: family, suspends: false))
+    func join(
+        _ taskGraph: Unmanaged<AsyncGraph>,
+        reading key: DefinitionKey,
+        scope: Scope,
+        in family: Family
+    ) -> Decision {
+        taskGraph._withUnsafeGuaranteedRef { $0.unretainedResolver }._withUnsafeGuaranteedRef { resolver in
+            resolver.install(over: self)
+            return resolver.keepingInstalled(resolver.decide(key, scope: scope, in: family, suspends: false))
+        }
     }
 
     /// An object-graph read in the graph open here: the two common cases quickly, every other one (a
@@ -306,13 +312,13 @@ extension Resolver {
 
     /// Puts back the resolver this one was installed over (see ``install(over:)``).
     func uninstall() {
-        guard let installation = installation.take() else {
+        guard var installation = installation.take() else {
             preconditionFailure("Assemblies: a resolver left that was never installed")
         }
         if crossing.key != nil {
             crossing.key = nil
         }
-        if let joined = installation.joinedThread {
+        if let joined = installation.joinedThread.take() {
             thread.host = joined.replacedHost
         }
         assemblies_set_resolver(installation.over.toOpaque())

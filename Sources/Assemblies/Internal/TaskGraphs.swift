@@ -57,15 +57,21 @@ enum TaskGraphs {
 
     /// The graph `task` has open, if any; `memo` is the looking resolver's (see ``Memo``).
     static func graph(of task: TaskIdentity, remembering memo: inout Memo) -> AsyncGraph? {
+        unretainedGraph(of: task, remembering: &memo)?.takeUnretainedValue()
+    }
+
+    /// ``graph(of:remembering:)``, unretained: for `task` itself, which holds its graph until it
+    /// leaves it, so that the graph lives for as long as what the task does meanwhile.
+    static func unretainedGraph(of task: TaskIdentity, remembering memo: inout Memo) -> Unmanaged<AsyncGraph>? {
         let index = task.hashBits & (shardCount - 1)
         if memo.task == task && memo.epoch == epochs[index].value {
-            return memo.graph?.takeUnretainedValue()
+            return memo.graph
         }
         let shard = shards[index]
         shard.lock.lock()
         defer { shard.lock.unlock() }
-        let graph = shard.index(of: task).map { shard.entries[$0].graph }
-        memo = Memo(task: task, graph: graph.map(Unmanaged.passUnretained), epoch: epochs[index].value)
+        let graph = shard.index(of: task).map { Unmanaged.passUnretained(shard.entries[$0].graph) }
+        memo = Memo(task: task, graph: graph, epoch: epochs[index].value)
         return graph
     }
 
