@@ -52,7 +52,15 @@ enum TaskGraphs {
     struct Memo {
         fileprivate var task: TaskIdentity?
         fileprivate var graph: Unmanaged<AsyncGraph>?
+        /// The task's shard's epoch counter (which lives as long as the process), and its value then.
+        fileprivate var counter: AtomicCount?
         fileprivate var epoch = -1
+
+        /// Whether the memo still answers for `task`.
+        @inline(__always)
+        fileprivate func holds(for task: TaskIdentity) -> Bool {
+            self.task == task && counter?.value == epoch
+        }
     }
 
     /// The graph `task` has open, if any; `memo` is the looking resolver's (see ``Memo``).
@@ -63,24 +71,24 @@ enum TaskGraphs {
     /// ``graph(of:remembering:)``, unretained: for `task` itself, which holds its graph until it
     /// leaves it, so that the graph lives for as long as what the task does meanwhile.
     static func unretainedGraph(of task: TaskIdentity, remembering memo: inout Memo) -> Unmanaged<AsyncGraph>? {
-        let index = task.hashBits & (shardCount - 1)
-        if memo.task == task && memo.epoch == epochs[index].value {
+        if memo.holds(for: task) {
             return memo.graph
         }
+        let index = task.hashBits & (shardCount - 1)
         let shard = shards[index]
         shard.lock.lock()
         defer { shard.lock.unlock() }
         let graph = shard.index(of: task).map { Unmanaged.passUnretained(shard.entries[$0].graph) }
-        memo = Memo(task: task, graph: graph, epoch: epochs[index].value)
+        memo = Memo(task: task, graph: graph, counter: epochs[index], epoch: epochs[index].value)
         return graph
     }
 
     /// Moves the epoch of `task`'s shard, whose lock is held, after its entry changed to `graph`; the
     /// memo of the change.
     private static func moved(_ task: TaskIdentity, to graph: AsyncGraph?) -> Memo {
-        let epoch = epochs[task.hashBits & (shardCount - 1)]
-        epoch.increment()
-        return Memo(task: task, graph: graph.map(Unmanaged.passUnretained), epoch: epoch.value)
+        let counter = epochs[task.hashBits & (shardCount - 1)]
+        counter.increment()
+        return Memo(task: task, graph: graph.map(Unmanaged.passUnretained), counter: counter, epoch: counter.value)
     }
 
     /// Makes `graph` the one `task` has open, in place of its ``AsyncGraph/outer``, if any; `memo`,
