@@ -96,14 +96,12 @@ final class AsyncGraph: @unchecked Sendable {
 
     /// Runs the `afterAllInjections` steps, ends `graph`, and leaves its resolver to the thread
     /// (see ``recycle(_:)``).
-    @usableFromInline
     static func finish(_ graph: inout AsyncGraph) {
         graph.end { $0.finishGraph() }
         recycle(&graph)
     }
 
     /// Ends a graph whose top-level read threw.
-    @usableFromInline
     func abandon() {
         end { $0.abandonGraph() }
     }
@@ -151,7 +149,7 @@ final class AsyncGraph: @unchecked Sendable {
 
     /// A slot that a read found being built elsewhere, and its store.
     @usableFromInline
-    struct Waiting {
+    struct Waiting: Sendable {
         let slot: SingletonSlot
         let store: SingletonStore
     }
@@ -179,7 +177,6 @@ final class AsyncGraph: @unchecked Sendable {
     /// Waits for the slot a read of `key` found built elsewhere to change, and decides again, until
     /// the read has an instance or a frame to build one in — or, when `cancellable` (its error type
     /// admits `CancellationError`), until the task is cancelled: never ``Step/wait(_:)``.
-    @usableFromInline
     func decide(_ key: DefinitionKey, scope: Scope, afterWaitingFor waiting: Waiting, cancellable: Bool) async -> Step {
         var waiting = waiting
         var cancellable = cancellable
@@ -215,14 +212,12 @@ final class AsyncGraph: @unchecked Sendable {
     }
 
     /// Records that the body of the frame `handle` names can throw.
-    @usableFromInline
     func bodyMayThrow(_ handle: DefinitionHandle) {
         handle.resolver._withUnsafeGuaranteedRef { $0.bodyMayThrow(at: handle.frame) }
     }
 
     /// Undoes the frame of a body that threw, and ends the graph when `abandoning` (the read that
     /// threw opened it).
-    @usableFromInline
     func bodyThrew(_ handle: DefinitionHandle, abandoning: Bool) {
         installed { _ in handle.resolver._withUnsafeGuaranteedRef { $0.bodyThrew(at: handle.frame) } }
         if abandoning { abandon() }
@@ -230,7 +225,6 @@ final class AsyncGraph: @unchecked Sendable {
 
     /// Leaves the frame `handle` names with `object`, the instance as the engine keeps it (see
     /// ``withStored(_:scope:_:)``).
-    @usableFromInline
     func leave(_ handle: DefinitionHandle, returning object: Unmanaged<AnyObject>) {
         installed { _ in handle.resolver._withUnsafeGuaranteedRef { $0.leave(handle.frame, returning: object) } }
     }

@@ -9,13 +9,13 @@
 /// that finds a stored definition being built elsewhere suspends until its slot changes, instead of
 /// blocking its thread.
 ///
-/// As ``Reading`` does for a synchronous read, the getter inlines the orchestration and runs the
-/// body itself: every call it makes into the engine is non-generic and synchronous —
-/// ``begin(_:scope:in:)`` before the body, ``AsyncGraph/leave(_:returning:)`` and
-/// ``AsyncGraph/finish(_:)`` after it — except the wait for a slot another thread or task is
-/// building, the one place the engine itself suspends. So an `await` read adds no async frame of
-/// its own to the task: the task allocates for the getter and what the body awaits, as it would for
-/// hand-written code.
+/// The getter inlines one non-generic, synchronous call, ``begin(_:scope:in:)``, which answers a
+/// cached or captured read at once and otherwise decides the read in the task's graph (opening it
+/// for a top-level read); and one unspecialized generic async function,
+/// ``read(_:scope:_:isolation:_:)``, which waits for a slot being built elsewhere if it must, runs
+/// the body, leaves the frame and ends the graph the read opened. Inlined into every getter instead,
+/// that function would spare the task a few allocations per read, and cost the compiler twelve
+/// times as long for a chain of async getters.
 @usableFromInline
 enum AsyncReading {
     /// How an `await` read goes on after ``begin(_:scope:in:)``.
@@ -24,10 +24,21 @@ enum AsyncReading {
         /// Hand back this instance: an override's capture, a cached singleton, or what the graph
         /// has (a graph the read opened is finished already).
         case instance(AnyObject)
-        /// Go on in `graph` with `step`: build, or wait. When `opensGraph`, the read opened the graph
-        /// and ends it: ``AsyncGraph/finish(_:)`` once its frame is left, ``AsyncGraph/abandon()``
-        /// when its body throws or the task is cancelled while it waits.
-        case reading(AsyncGraph, opensGraph: Bool, AsyncGraph.Step)
+        /// Go on in a graph: build, or wait. A read that opened the graph ends it:
+        /// ``AsyncGraph/finish(_:)`` once its frame is left, ``AsyncGraph/abandon()`` when its body
+        /// throws or the task is cancelled while it waits.
+        case reading(Read)
+    }
+
+    /// A read that ``begin(_:scope:in:)`` left in `graph`, to go on with at `step`. When
+    /// `opensGraph`, the read opened the graph and ends it, holding the only reference to it by then,
+    /// so that its resolver can serve the next graph (see ``AsyncGraph/finish(_:)``).
+    @usableFromInline
+    struct Read {
+        /// Nil once ``read(_:scope:_:isolation:_:)`` has taken it over.
+        var graph: AsyncGraph?
+        let opensGraph: Bool
+        let step: AsyncGraph.Step
     }
 
     /// Reads the definition `key` of `family` in the current task's graph of the family, or in a
@@ -41,17 +52,33 @@ enum AsyncReading {
         isolation: isolated (any Actor)?,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
-        var graph: AsyncGraph
-        let opensGraph: Bool
-        var step: AsyncGraph.Step
         switch begin(key, scope: scope, in: family) {
         case .instance(let object):
             return unboxStored(object, scope: scope, as: T.self)
-        case .reading(let taskGraph, let opens, let decided):
-            graph = taskGraph
-            opensGraph = opens
-            step = decided
+        case .reading(var read):
+            return try await Self.read(key, scope: scope, &read, isolation: isolation, body)
         }
+    }
+
+    /// Goes on with a read that ``begin(_:scope:in:)`` left in a graph: waits for a slot being built
+    /// elsewhere, runs the body, leaves its frame, and ends the graph when the read opened it.
+    ///
+    /// Generic, but never specialized: compiled once, in the library, it keeps async getters small
+    /// to compile, and it is the one async frame the read adds to the task. It keeps only the body's
+    /// result and error across the body's suspensions.
+    @usableFromInline
+    static func read<T, E: Error>(
+        _ key: DefinitionKey,
+        scope: Scope,
+        _ read: inout Read,
+        isolation: isolated (any Actor)?,
+        _ body: (Definition<T>) async throws(E) -> T
+    ) async throws(E) -> T {
+        guard var graph = read.graph.take() else {
+            preconditionFailure("Assemblies: an async read went on twice")
+        }
+        let opensGraph = read.opensGraph
+        var step = read.step
         if case .wait(let waiting) = step {
             step = await graph.decide(
                 key,
@@ -103,7 +130,7 @@ enum AsyncReading {
         }
         let taskGraph = AsyncGraph.ofCurrentTask()
         if let taskGraph, taskGraph.family === family {
-            return .reading(taskGraph, opensGraph: false, taskGraph.decide(key, scope: scope))
+            return .reading(Read(graph: taskGraph, opensGraph: false, step: taskGraph.decide(key, scope: scope)))
         }
         if family.isIntercepted {
             family.requireOpen(reading: key)
@@ -112,21 +139,20 @@ enum AsyncReading {
         var graph = AsyncGraph.open(family, inside: taskGraph)
         let step = graph.decide(key, scope: scope)
         guard case .instance(let object) = step else {
-            return .reading(graph, opensGraph: true, step)
+            return .reading(Read(graph: graph, opensGraph: true, step: step))
         }
         AsyncGraph.finish(&graph)
         return .instance(object)
     }
 
     /// Whether an error of type `E` can be a `CancellationError`.
-    @usableFromInline
-    static func admitsCancellation<E: Error>(_: E.Type) -> Bool {
+    private static func admitsCancellation<E: Error>(_: E.Type) -> Bool {
         CancellationError() is E
     }
 
     /// A `CancellationError`, as an `E` (see ``admitsCancellation(_:)``).
-    @usableFromInline
-    static func cancellation<E: Error>(as _: E.Type) -> E {
+    private static func cancellation<E: Error>(as _: E.Type) -> E {
         CancellationError() as! E
     }
+
 }
