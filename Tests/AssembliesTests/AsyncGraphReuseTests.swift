@@ -161,6 +161,53 @@ private final class CrossingAssembly: Assembly, @unchecked Sendable {
     }
 }
 
+/// The way back to the family that reads a ``ReturningAssembly``.
+private final class BackLink: @unchecked Sendable {
+    weak var assembly: CrossingBackAssembly?
+}
+
+/// A family whose async body reads back, synchronously, the family whose async graph awaited it.
+private final class ReturningAssembly: Assembly, @unchecked Sendable {
+    let back = BackLink()
+
+    var inner: Part {
+        get async {
+            await define {
+                await Task.yield()
+                let part = self.back.assembly!.part
+                let taskResolverStaysInstalled = Resolver.withCurrent { $0.thread.isTask }
+                #expect(
+                    !taskResolverStaysInstalled,
+                    "the read that crossed back left the task's resolver on the thread"
+                )
+                return part
+            }
+        }
+    }
+}
+
+private final class CrossingBackAssembly: Assembly, @unchecked Sendable {
+    let other = ReturningAssembly()
+
+    required init() {
+        super.init()
+        other.back.assembly = self
+    }
+
+    var part: Part { define { Part() } }
+
+    /// Reads `part`, then the other family's member that reads `part` back, then `part` again.
+    var parts: [Part] {
+        get async {
+            await define { () async -> [Part] in
+                let before = self.part
+                let inner = await self.other.inner
+                return [before, inner, self.part]
+            }
+        }
+    }
+}
+
 @Suite("Async graphs: found by their task, their storage handed to the next", .timeLimit(.minutes(1)))
 struct AsyncGraphReuseTests {
     /// Checks that each root is a graph of its own that shares only the singleton.
@@ -185,11 +232,11 @@ struct AsyncGraphReuseTests {
 
     @Test func aGraphThatEndsLeavesItsKeysToTheNextOneOnItsThread() async {
         let assembly = ReuseAssembly()
-        let before = Resolver.storageHandOvers.value
+        let before = Resolver.graphsServed.value
         for _ in 0..<50 {
             _ = await assembly.root
         }
-        #expect(Resolver.storageHandOvers.value > before, "no resolver served a graph after the one before")
+        #expect(Resolver.graphsServed.value > before, "no resolver served a graph after the one before")
     }
 
     @Test func anOverriddenGraphAfterPlainOnesOnTheSameThreadIsOverridden() async {
@@ -265,6 +312,18 @@ struct AsyncGraphReuseTests {
             let parts = await assembly.parts
             #expect(parts[0] === parts[1], "the outer graph was lost while the inner one was open")
             #expect(parts[2] !== parts[0])
+        }
+    }
+
+    /// The inner family's body reads the outer one synchronously: a read that crosses back, in a
+    /// graph of its own, as on a thread; once it has returned, the thread runs on its own resolver
+    /// again (a task's left installed would serve other tasks' reads on the thread).
+    @Test func aReadThatCrossesBackFromAnInnerFamilysAsyncBodyLeavesTheThreadAsItFoundIt() async {
+        let assembly = CrossingBackAssembly()
+        for _ in 0..<20 {
+            let parts = await assembly.parts
+            #expect(parts[0] === parts[2], "the outer graph was lost")
+            #expect(parts[1] !== parts[0], "a read that crosses back is a graph of its own")
         }
     }
 

@@ -154,5 +154,4 @@ enum AsyncReading {
     private static func cancellation<E: Error>(as _: E.Type) -> E {
         CancellationError() as! E
     }
-
 }

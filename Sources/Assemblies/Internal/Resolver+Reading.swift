@@ -79,14 +79,22 @@ extension Resolver {
     }
 
     /// A read joining `taskGraph`: decided on its resolver, installed here until the frame it
-    /// builds in is left.
+    /// builds in is left. When the task's graph is of another family — its body reads back a
+    /// family whose graph it is nested in — the read crosses between families: it is decided in a
+    /// graph of its own on that graph's spare, as on a thread, installed here in the same way.
     func join(
         _ taskGraph: Unmanaged<AsyncGraph>,
         reading key: DefinitionKey,
         scope: Scope,
         in family: Family
     ) -> Decision {
-        taskGraph._withUnsafeGuaranteedRef { $0.unretainedResolver }._withUnsafeGuaranteedRef { resolver in
+        taskGraph._withUnsafeGuaranteedRef { $0.unretainedResolver }._withUnsafeGuaranteedRef { graphResolver in
+            let resolver =
+                graphResolver.graph.familyID == family.id
+                ? graphResolver
+                : graphResolver.spare(
+                    crossingWith: graphResolver.graph.familyID == Self.graphsOfTheirOwn ? nil : key
+                )
             resolver.install(over: self)
             return resolver.keepingInstalled(resolver.decide(key, scope: scope, in: family, suspends: false))
         }

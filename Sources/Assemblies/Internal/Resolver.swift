@@ -373,13 +373,13 @@ final class Resolver {
         singletonCache.deallocate()
         singletonCache = SingletonCache()
         #if DEBUG
-        Self.storageHandOvers.increment()
+        Self.graphsServed.increment()
         #endif
     }
 
     #if DEBUG
     /// How many times a task's resolver has served another task's graph, for tests.
-    static let storageHandOvers = AtomicCount()
+    static let graphsServed = AtomicCount()
     #endif
 
     deinit {
