@@ -89,15 +89,28 @@ extension Resolver {
         in family: Family
     ) -> Decision {
         taskGraph._withUnsafeGuaranteedRef { $0.unretainedResolver }._withUnsafeGuaranteedRef { graphResolver in
-            let resolver =
-                graphResolver.graph.familyID == family.id
-                ? graphResolver
-                : graphResolver.spare(
-                    crossingWith: graphResolver.graph.familyID == Self.graphsOfTheirOwn ? nil : key
+            guard graphResolver.graph.familyID == family.id else {
+                let crossing = graphResolver.graph.familyID == Self.graphsOfTheirOwn ? nil : key
+                return graphResolver.spare(crossingWith: crossing).decide(
+                    key,
+                    scope: scope,
+                    in: family,
+                    installedOver: self
                 )
-            resolver.install(over: self)
-            return resolver.keepingInstalled(resolver.decide(key, scope: scope, in: family, suspends: false))
+            }
+            return graphResolver.decide(key, scope: scope, in: family, installedOver: self)
         }
+    }
+
+    /// Decides a read on this resolver, installed over `current` until the frame it builds in is left.
+    private func decide(
+        _ key: DefinitionKey,
+        scope: Scope,
+        in family: Family,
+        installedOver current: Resolver
+    ) -> Decision {
+        install(over: current)
+        return keepingInstalled(decide(key, scope: scope, in: family, suspends: false))
     }
 
     /// An object-graph read in the graph open here: the two common cases quickly, every other one (a
@@ -337,6 +350,11 @@ extension Resolver {
     func keepingInstalled(_ decision: Decision) -> Decision {
         switch decision {
         case .build(let handle):
+            // The frame is this resolver's: leaving it puts back what this installation replaced.
+            precondition(
+                handle.resolver.toOpaque() == Unmanaged.passUnretained(self).toOpaque(),
+                "Assemblies: a read was built on another resolver than the one installed for it"
+            )
             frames[handle.frame].flags.insert(.uninstalls)
         case .instance, .wait:
             uninstall()
