@@ -90,16 +90,24 @@ extension Resolver {
     ) -> Decision {
         taskGraph._withUnsafeGuaranteedRef { $0.unretainedResolver }._withUnsafeGuaranteedRef { graphResolver in
             guard graphResolver.graph.familyID == family.id else {
-                let crossing = graphResolver.graph.familyID == Self.graphsOfTheirOwn ? nil : key
-                return graphResolver.spare(crossingWith: crossing).decide(
-                    key,
-                    scope: scope,
-                    in: family,
-                    installedOver: self
-                )
+                return graphResolver.decideOnSpare(key, scope: scope, in: family, suspends: false, installedOver: self)
             }
-            return graphResolver.decide(key, scope: scope, in: family, installedOver: self)
+            return graphResolver.decide(key, scope: scope, in: family, suspends: false, installedOver: self)
         }
+    }
+
+    /// Decides a top-level read made while this resolver is busy with another family's graph, or
+    /// releasing one, or in a graph of its own: on the spare, in a graph of its own (which crosses
+    /// between families unless it is of its own), the spare installed over `current`.
+    private func decideOnSpare(
+        _ key: DefinitionKey,
+        scope: Scope,
+        in family: Family,
+        suspends: Bool,
+        installedOver current: Resolver
+    ) -> Decision {
+        spare(crossingWith: graph.familyID == Self.graphsOfTheirOwn ? nil : key)
+            .decide(key, scope: scope, in: family, suspends: suspends, installedOver: current)
     }
 
     /// Decides a read on this resolver, installed over `current` until the frame it builds in is left.
@@ -107,10 +115,11 @@ extension Resolver {
         _ key: DefinitionKey,
         scope: Scope,
         in family: Family,
+        suspends: Bool,
         installedOver current: Resolver
     ) -> Decision {
         install(over: current)
-        return keepingInstalled(decide(key, scope: scope, in: family, suspends: false))
+        return keepingInstalled(decide(key, scope: scope, in: family, suspends: suspends))
     }
 
     /// An object-graph read in the graph open here: the two common cases quickly, every other one (a
@@ -238,12 +247,7 @@ extension Resolver {
             return join(taskGraph, reading: key, scope: scope, in: family)
         }
         if !isInGraph && (graph.familyID != 0 || graph.isClosing) {
-            // A top-level read while this resolver is busy with another family's graph, or releasing
-            // one, or made in a graph of its own: the spare resolves it, in a graph of its own (which
-            // crosses between families unless it is of its own).
-            let spare = spare(crossingWith: graph.familyID == Self.graphsOfTheirOwn ? nil : key)
-            spare.install(over: self)
-            return spare.keepingInstalled(spare.decideSlowly(key, scope: scope, in: family, suspends: suspends))
+            return decideOnSpare(key, scope: scope, in: family, suspends: suspends, installedOver: self)
         }
         if family.isIntercepted || graph.isIntercepting {
             return decideIntercepted(key, scope: scope, in: family, isInGraph: isInGraph, suspends: suspends)
@@ -421,15 +425,12 @@ extension Resolver {
     @inline(never)
     func leaveSlowly(_ index: Int, returning result: AnyObject) {
         let flags = frames[index].flags
-        if flags.subtracting(.mayThrow) == .closesGraph && frames[index].object == nil {
-            // The first frame of a plain graph, the most common of these.
+        let only = flags.subtracting(.mayThrow)
+        if (only == .closesGraph || only == .uninstalls) && frames[index].object == nil {
+            // The first frame of a plain graph, the most common of these, or of a synchronous read
+            // that joined its task's graph.
             pop(index, returning: Unmanaged.passUnretained(result))
-            return finishGraph()
-        }
-        if flags.subtracting(.mayThrow) == .uninstalls && frames[index].object == nil {
-            // The first frame of a synchronous read that joined its task's graph.
-            pop(index, returning: Unmanaged.passUnretained(result))
-            return uninstall()
+            return only == .closesGraph ? finishGraph() : uninstall()
         }
         if flags.contains(.endsReport) {
             bodyReturnedInReportedRead()

@@ -21,9 +21,11 @@
 enum TaskGraphs {
     /// Tasks whose addresses fall in one shard, with the graph each has open.
     private final class Shard: @unchecked Sendable {
-        // @unchecked: `entries` is only touched while `lock` is held.
+        // @unchecked: `entries` is only touched while `lock` is held; `epoch` is atomic.
         let lock = Lock()
         @exclusivity(unchecked) var entries: [(task: TaskIdentity, graph: AsyncGraph)] = []
+        /// Moved by every change of `entries`, under `lock`; read without it (see ``Memo``).
+        let epoch = AtomicCount()
 
         /// Where `task`'s entry is; call with `lock` held.
         func index(of task: TaskIdentity) -> Int? {
@@ -40,8 +42,6 @@ enum TaskGraphs {
     /// — leave a few dozen entries to a shard, and that tasks on different cores seldom meet in one.
     static let shardCount = 256
     private static let shards = (0..<shardCount).map { _ in Shard() }
-    /// Each shard's epoch: moved by every change of its entries, under its lock; read without it.
-    private static let epochs = (0..<shardCount).map { _ in AtomicCount() }
 
     private static func shard(of task: TaskIdentity) -> Shard {
         shards[task.hashBits & (shardCount - 1)]
@@ -74,21 +74,24 @@ enum TaskGraphs {
         if memo.holds(for: task) {
             return memo.graph
         }
-        let index = task.hashBits & (shardCount - 1)
-        let shard = shards[index]
+        let shard = shard(of: task)
         shard.lock.lock()
         defer { shard.lock.unlock() }
         let graph = shard.index(of: task).map { Unmanaged.passUnretained(shard.entries[$0].graph) }
-        memo = Memo(task: task, graph: graph, counter: epochs[index], epoch: epochs[index].value)
+        memo = Memo(task: task, graph: graph, counter: shard.epoch, epoch: shard.epoch.value)
         return graph
     }
 
-    /// Moves the epoch of `task`'s shard, whose lock is held, after its entry changed to `graph`; the
+    /// Moves the epoch of `shard`, whose lock is held, after `task`'s entry changed to `graph`; the
     /// memo of the change.
-    private static func moved(_ task: TaskIdentity, to graph: AsyncGraph?) -> Memo {
-        let counter = epochs[task.hashBits & (shardCount - 1)]
-        counter.increment()
-        return Memo(task: task, graph: graph.map(Unmanaged.passUnretained), counter: counter, epoch: counter.value)
+    private static func moved(_ shard: Shard, _ task: TaskIdentity, to graph: AsyncGraph?) -> Memo {
+        shard.epoch.increment()
+        return Memo(
+            task: task,
+            graph: graph.map(Unmanaged.passUnretained),
+            counter: shard.epoch,
+            epoch: shard.epoch.value
+        )
     }
 
     /// Makes `graph` the one `task` has open, in place of its ``AsyncGraph/outer``, if any; `memo`,
@@ -106,7 +109,7 @@ enum TaskGraphs {
                 precondition(graph.outer == nil, "Assemblies: a task's async graphs are out of step")
                 shard.entries.append((task, graph))
             }
-            memo = moved(task, to: graph)
+            memo = moved(shard, task, to: graph)
         }
     }
 
@@ -124,7 +127,7 @@ enum TaskGraphs {
                 shard.entries.swapAt(index, shard.entries.count - 1)
                 shard.entries.removeLast()
             }
-            memo = moved(task, to: graph.outer)
+            memo = moved(shard, task, to: graph.outer)
         }
         // Nothing is released under the lock: the caller still holds `graph`, and `outer` is held
         // by `graph` (see ``Lock``).
