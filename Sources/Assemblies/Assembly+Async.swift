@@ -101,9 +101,7 @@ extension Assembly {
         if case .singleton = scope.kind, let object = Resolver.cachedSingleton(definitionKey, in: family) {
             return unboxSingleton(object, as: T.self)
         }
-        return try await AsyncReading.read(definitionKey, scope: scope, in: family, isolation: isolation) {
-            (_: Definition<T>) async throws(E) in try await body()
-        }
+        return try await AsyncReading.read(definitionKey, scope: scope, in: family, isolation: isolation, body)
     }
 
     /// Defines how the object an `async` method with parameters returns is built, with the argument

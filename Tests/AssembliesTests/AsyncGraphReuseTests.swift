@@ -239,6 +239,29 @@ struct AsyncGraphReuseTests {
         #expect(Resolver.graphsServed.value > before, "no resolver served a graph after the one before")
     }
 
+    @Test func aGraphThatEndsLeavesItsTasksRecordToTheNextOne() async {
+        let assembly = ReuseAssembly()
+        let before = ResolverThread.restarts.value
+        for _ in 0..<50 {
+            _ = await assembly.root
+        }
+        #expect(ResolverThread.restarts.value > before, "no task's record served the task of a later graph")
+    }
+
+    @Test func aTasksRecordThatSomethingElseHoldsIsNotGivenToAnotherTask() async {
+        let assembly = ReuseAssembly()
+        // What a thread that took an instance from the task would hold: its record, past the graph.
+        let held = await assembly.define { () async -> ResolverThread in
+            AsyncGraph.ofCurrentTask()!.resolver.thread
+        }
+        let number = held.number
+        for _ in 0..<50 {
+            _ = await assembly.root
+            #expect(!held.isCurrentTask, "a record held elsewhere became the record of a later graph")
+        }
+        #expect(held.number == number)
+    }
+
     @Test func anOverriddenGraphAfterPlainOnesOnTheSameThreadIsOverridden() async {
         let assembly = ReuseAssembly()
         for _ in 0..<10 {

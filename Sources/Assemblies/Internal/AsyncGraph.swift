@@ -23,22 +23,23 @@
 ///   cached pay nothing for it, on any thread; a synchronous read of another family in an async
 ///   body opens a graph of its own on the thread, as a read that crosses families does.
 ///
-/// When the top-level read has ended and nothing else holds its resolver, the thread it ended on
-/// keeps it, and the next top-level `await` read that opens a graph there gives it to its own task
-/// (``recycle(_:)``, ``Resolver/serve(_:)``): the keys a task's graph read stay in its table from
-/// one graph to the next, as a thread's do, and opening a graph allocates only the graph and its
-/// task's record.
+/// When the top-level read has ended and nothing else holds the graph or its resolver, the thread
+/// it ended on keeps it, and the next top-level `await` read that opens a graph there reopens it for
+/// its own task (``recycle(_:)``, ``Resolver/serve(_:)``): the keys a task's graph read stay in its
+/// table from one graph to the next, as a thread's do, and opening a graph allocates nothing — not
+/// the graph, nor its resolver, nor, when nothing else holds it, its task's record.
 ///
 /// Child tasks run concurrently with their parent, so they never join its graph: a graph answers
 /// only to the task that opened it (``task``). A child task's reads are top-level reads of its own,
 /// which share the family's singletons and nothing else.
 @usableFromInline
 final class AsyncGraph: @unchecked Sendable {
-    // @unchecked: `resolver` is only touched by the owning task (see above); the rest never changes.
+    // @unchecked: only the owning task touches the graph (see above), and `family` and `task` change
+    // only in `reopen`, when nothing else holds it.
 
-    let family: Family
+    @exclusivity(unchecked) private(set) var family: Family
     /// The task that opened the graph, and reads in it.
-    let task: TaskIdentity
+    @exclusivity(unchecked) private(set) var task: TaskIdentity
     /// Never changes: a `var` only so that ``recycle(_:)`` can ask whether the graph holds the only
     /// reference to it.
     @exclusivity(unchecked) private(set) var resolver: Resolver
@@ -57,12 +58,21 @@ final class AsyncGraph: @unchecked Sendable {
         if let outer {
             resolver = Resolver(thread: outer.resolver.thread)
             resolver.outer = outer.resolver
-        } else if let idle = Resolver.threadRecord.lastTaskResolver.take() {
-            idle.serve(ResolverThread(task: owner))
-            resolver = idle
         } else {
             resolver = Resolver(thread: ResolverThread(task: owner))
         }
+    }
+
+    /// A graph of `family` for `owner` outside any other: the one that last ended on this thread
+    /// (see ``recycle(_:)``), or a new one.
+    private static func outermost(of family: Family, for owner: TaskIdentity) -> AsyncGraph {
+        guard let graph = Resolver.threadRecord.lastTaskGraph.take() else {
+            return AsyncGraph(family: family, outer: nil, owner: owner)
+        }
+        graph.family = family
+        graph.task = owner
+        graph.resolver.serve(owner)
+        return graph
     }
 
     /// The innermost graph the current task opened, if any.
@@ -87,7 +97,7 @@ final class AsyncGraph: @unchecked Sendable {
         guard let task = TaskIdentity.current else {
             preconditionFailure("Assemblies: an async read outside a task")
         }
-        let graph = AsyncGraph(family: family, outer: outer, owner: task)
+        let graph = outer.map { AsyncGraph(family: family, outer: $0, owner: task) } ?? outermost(of: family, for: task)
         graph.installed { $0.beginGraph(asTheTaskSees: family) }
         family.openAsyncGraphs.increment()
         Resolver.withCurrent { TaskGraphs.enter(graph, of: task, remembering: &$0.taskGraphMemo) }
@@ -115,15 +125,15 @@ final class AsyncGraph: @unchecked Sendable {
         family.openAsyncGraphs.decrement()
     }
 
-    /// Once `graph` has finished: leaves its resolver to the thread, whose next top-level async
-    /// graph it serves (see ``Resolver/serve(_:)``) — when nothing but `graph` holds the resolver,
-    /// and it is idle. Otherwise it goes when its last holder lets go, as any.
+    /// Once `graph` has finished: leaves it to the thread, whose next top-level async graph it is
+    /// (see ``outermost(of:for:)``) — when it is outside any other, nothing but the caller holds it or
+    /// its resolver, and the resolver is idle. Otherwise it goes when its last holder lets go, as any.
     private static func recycle(_ graph: inout AsyncGraph) {
         guard
             graph.outer == nil && isKnownUniquelyReferenced(&graph) && isKnownUniquelyReferenced(&graph.resolver)
                 && graph.resolver.isIdle
         else { return }
-        Resolver.threadRecord.lastTaskResolver = graph.resolver
+        Resolver.threadRecord.lastTaskGraph = graph
     }
 
     /// Runs `body` with the graph's resolver as this thread's current one, then puts back the
@@ -145,6 +155,14 @@ final class AsyncGraph: @unchecked Sendable {
         case wait(Waiting)
         /// The task was cancelled while it waited: throw `CancellationError`.
         case cancelled
+
+        /// The instance of ``instance(_:)``.
+        var instance: AnyObject {
+            guard case .instance(let object) = self else {
+                preconditionFailure("Assemblies: an async read has no instance to hand back")
+            }
+            return object
+        }
     }
 
     /// A slot that a read found being built elsewhere, and its store.

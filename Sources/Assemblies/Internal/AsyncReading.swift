@@ -12,9 +12,10 @@
 /// The getter inlines one non-generic, synchronous call, ``begin(_:scope:in:)``, which answers a
 /// cached or captured read at once and otherwise decides the read in the task's graph (opening it
 /// for a top-level read); and one unspecialized generic async function,
-/// ``read(_:scope:_:isolation:_:)``, which waits for a slot being built elsewhere if it must, runs
-/// the body, leaves the frame and ends the graph the read opened. Inlined into every getter instead,
-/// that function would spare the task a few allocations per read, and cost the compiler twelve
+/// ``read(_:scope:_:isolation:_:)`` (one for each shape of body), which waits for a slot being built
+/// elsewhere if it must, runs the body, leaves the frame and ends the graph the read opened. Being
+/// unspecialized, it allocates its generic values in the task: only the body's result and error.
+/// Inlined into every getter instead, it would spare the task those, and cost the compiler twelve
 /// times as long for a chain of async getters.
 @usableFromInline
 enum AsyncReading {
@@ -60,12 +61,34 @@ enum AsyncReading {
         }
     }
 
+    /// The same, for a body that takes no `Definition`: called as it is, with no closure around it,
+    /// which would be one more async frame per read.
+    @inlinable
+    @inline(__always)
+    static func read<T, E: Error>(
+        _ key: DefinitionKey,
+        scope: Scope,
+        in family: Family,
+        isolation: isolated (any Actor)?,
+        _ body: () async throws(E) -> T
+    ) async throws(E) -> T {
+        switch begin(key, scope: scope, in: family) {
+        case .instance(let object):
+            return unboxStored(object, scope: scope, as: T.self)
+        case .reading(var read):
+            return try await Self.read(key, scope: scope, &read, isolation: isolation, body)
+        }
+    }
+
     /// Goes on with a read that ``begin(_:scope:in:)`` left in a graph: waits for a slot being built
     /// elsewhere, runs the body, leaves its frame, and ends the graph when the read opened it.
     ///
     /// Generic, but never specialized: compiled once, in the library, it keeps async getters small
-    /// to compile, and it is the one async frame the read adds to the task. It keeps only the body's
-    /// result and error across the body's suspensions.
+    /// to compile, and it is the one async frame the read adds to the task. Its generic values live
+    /// in memory the task allocates, one allocation each, so it keeps only two: the body's result
+    /// and its error. The body's error goes on as it is, with its frame undone in a `defer` — a
+    /// `catch` would keep a second copy — and the result goes to ``built(_:in:leaving:opened:scope:)``
+    /// without a copy.
     @usableFromInline
     static func read<T, E: Error>(
         _ key: DefinitionKey,
@@ -74,43 +97,100 @@ enum AsyncReading {
         isolation: isolated (any Actor)?,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
-        guard var graph = read.graph.take() else {
+        var (graph, step) = await settle(
+            key,
+            scope: scope,
+            &read,
+            isolation: isolation,
+            cancellable: admitsCancellation(E.self)
+        )
+        guard case .build(let handle) = step else {
+            guard ended(&graph, at: step, opened: read.opensGraph) else { throw cancellation(as: E.self) }
+            return unboxStored(step.instance, scope: scope, as: T.self)
+        }
+        if !(E.self is Never.Type) { graph.bodyMayThrow(handle) }
+        var hasLeft = false
+        defer { if !hasLeft { graph.bodyThrew(handle, abandoning: read.opensGraph) } }
+        let result = try await body(Definition(handle, key: key))
+        hasLeft = true
+        return built(consume result, in: &graph, leaving: handle, opened: read.opensGraph, scope: scope)
+    }
+
+    /// The same, for a body that takes no `Definition`, called as it is: a closure around it to
+    /// make a `Definition` of the handle would be one more async frame per read.
+    @usableFromInline
+    static func read<T, E: Error>(
+        _ key: DefinitionKey,
+        scope: Scope,
+        _ read: inout Read,
+        isolation: isolated (any Actor)?,
+        _ body: () async throws(E) -> T
+    ) async throws(E) -> T {
+        var (graph, step) = await settle(
+            key,
+            scope: scope,
+            &read,
+            isolation: isolation,
+            cancellable: admitsCancellation(E.self)
+        )
+        guard case .build(let handle) = step else {
+            guard ended(&graph, at: step, opened: read.opensGraph) else { throw cancellation(as: E.self) }
+            return unboxStored(step.instance, scope: scope, as: T.self)
+        }
+        if !(E.self is Never.Type) { graph.bodyMayThrow(handle) }
+        var hasLeft = false
+        defer { if !hasLeft { graph.bodyThrew(handle, abandoning: read.opensGraph) } }
+        let result = try await body()
+        hasLeft = true
+        return built(consume result, in: &graph, leaving: handle, opened: read.opensGraph, scope: scope)
+    }
+
+    /// Takes over `read`'s graph, and waits there, if the read must, until it has an instance, a
+    /// frame to build one in, or was cancelled (when `cancellable`): never ``AsyncGraph/Step/wait(_:)``.
+    @inline(__always)
+    private static func settle(
+        _ key: DefinitionKey,
+        scope: Scope,
+        _ read: inout Read,
+        isolation: isolated (any Actor)?,
+        cancellable: Bool
+    ) async -> (AsyncGraph, AsyncGraph.Step) {
+        guard let graph = read.graph.take() else {
             preconditionFailure("Assemblies: an async read went on twice")
         }
-        let opensGraph = read.opensGraph
-        var step = read.step
-        if case .wait(let waiting) = step {
-            step = await graph.decide(
-                key,
-                scope: scope,
-                afterWaitingFor: waiting,
-                cancellable: admitsCancellation(E.self)
-            )
-        }
+        guard case .wait(let waiting) = read.step else { return (graph, read.step) }
+        let step = await graph.decide(key, scope: scope, afterWaitingFor: waiting, cancellable: cancellable)
+        return (graph, step)
+    }
+
+    /// Ends a read that builds nothing, ending `graph` first when the read `opened` it: true when
+    /// `step` has the instance, false when the task was cancelled.
+    private static func ended(_ graph: inout AsyncGraph, at step: AsyncGraph.Step, opened: Bool) -> Bool {
         switch step {
-        case .instance(let object):
-            if opensGraph { AsyncGraph.finish(&graph) }
-            return unboxStored(object, scope: scope, as: T.self)
-        case .build(let handle):
-            if !(E.self is Never.Type) {
-                graph.bodyMayThrow(handle)
-            }
-            let result: T
-            do {
-                result = try await body(Definition(handle, key: key))
-            } catch {
-                graph.bodyThrew(handle, abandoning: opensGraph)
-                throw error
-            }
-            withStored(result, scope: scope) { graph.leave(handle, returning: $0) }
-            if opensGraph { AsyncGraph.finish(&graph) }
-            return result
+        case .instance:
+            if opened { AsyncGraph.finish(&graph) }
+            return true
         case .cancelled:
-            if opensGraph { graph.abandon() }
-            throw cancellation(as: E.self)
-        case .wait:
-            preconditionFailure("Assemblies: an async read was told to wait after its wait")
+            if opened { graph.abandon() }
+            return false
+        case .build, .wait:
+            preconditionFailure("Assemblies: an async read ended before it built or waited")
         }
+    }
+
+    /// Leaves the frame `handle` names with the body's `result`, and ends `graph` when the read
+    /// `opened` it. Not inlined: the async function that calls it keeps no copy of `result`.
+    @inline(never)
+    private static func built<T>(
+        _ result: consuming T,
+        in graph: inout AsyncGraph,
+        leaving handle: DefinitionHandle,
+        opened: Bool,
+        scope: Scope
+    ) -> T {
+        withStored(result, scope: scope) { graph.leave(handle, returning: $0) }
+        if opened { AsyncGraph.finish(&graph) }
+        return result
     }
 
     /// Decides an `await` read of `key`: the instance an override's capture, a singleton cache or the

@@ -357,19 +357,23 @@ final class Resolver {
     }
 
     /// Makes this resolver — a task's graph's that has ended, idle, which nothing else holds — the
-    /// resolver of `thread`, another task's record, for its graph. It keeps what it kept from one
-    /// graph to the next — its keys and their entries, and the buffers of its frames and of the
-    /// entries its graphs touch — so a task's graph starts with the keys the last one on this thread
-    /// read, as a thread's does, and allocates nothing for them. It gets a new ``number``, so that a
-    /// `Definition` kept from its last graph names none of its frames (see
-    /// ``resolver(of:key:)``), and forgets its spare, which belonged to the last task, and the
-    /// singletons it cached for it.
-    func serve(_ thread: ResolverThread) {
-        precondition(isIdle && self.thread.isTask, "Assemblies: a resolver in use was given to another task")
+    /// resolver of `task`'s graph. It keeps what it kept from one graph to the next — its keys and
+    /// their entries, and the buffers of its frames and of the entries its graphs touch — so a task's
+    /// graph starts with the keys the last one on this thread read, as a thread's does, and allocates
+    /// nothing for them. It gets a new ``number``, so that a `Definition` kept from its last graph
+    /// names none of its frames (see ``resolver(of:key:)``), and forgets its spare, which belonged to
+    /// the last task, and the singletons it cached for it. Its record becomes `task`'s when nothing
+    /// else holds it any more (see ``ResolverThread/restart(for:)``); a new one otherwise.
+    func serve(_ task: TaskIdentity) {
+        precondition(isIdle && thread.isTask, "Assemblies: a resolver in use was given to another task")
         number = Self.nextNumber()
-        self.thread = thread
-        stack = thread.stack
         spare = nil
+        if isKnownUniquelyReferenced(&thread) {
+            thread.restart(for: task)
+        } else {
+            thread = ResolverThread(task: task)
+            stack = thread.stack
+        }
         singletonCache.deallocate()
         singletonCache = SingletonCache()
         #if DEBUG

@@ -11,8 +11,9 @@ internal import CAssemblies
 final class ResolverThread: @unchecked Sendable {
     // @unchecked: see above — registry fields under `WaitRegistry.lock`, the rest thread-confined.
 
-    /// A number for messages, in the order threads first resolved something.
-    let number: Int
+    /// A number for messages, in the order threads first resolved something (a task's record: in
+    /// the order tasks opened their graphs; see ``restart(for:)``).
+    @exclusivity(unchecked) private(set) var number: Int
     /// The thread's name when it first resolved something, for messages.
     let name: String
     /// Where resolution stops with a message before the stack overflows. A task's has a span of 0,
@@ -28,9 +29,10 @@ final class ResolverThread: @unchecked Sendable {
     /// The task this stands for, rather than a thread: the one whose `await` reads open the graphs
     /// (see ``AsyncGraph``), on whichever threads it runs. Only compared, and only until ``end()``
     /// — while the task runs its outermost graph's top-level read, so that no other task can have
-    /// its address.
-    let task: TaskIdentity?
-    /// For a task: nonzero once its outermost graph has ended (see ``end()``).
+    /// its address. Changes only in ``restart(for:)``.
+    @exclusivity(unchecked) private(set) var task: TaskIdentity?
+    /// For a task: nonzero once its outermost graph has ended (see ``end()``), until
+    /// ``restart(for:)``.
     private let ended: AtomicCount?
 
     /// Whether this stands for a task rather than a thread.
@@ -60,6 +62,37 @@ final class ResolverThread: @unchecked Sendable {
         ended?.increment()
     }
 
+    /// Makes this record — a task's, whose outermost graph has ended, and which nothing but the
+    /// resolver that served that graph holds — the record of `task`, for the graph that resolver
+    /// serves next (see ``Resolver/serve(_:)``), so that opening a graph allocates no record.
+    ///
+    /// Nothing else holding it is what makes this sound: a slot it built, a wait, a frame reference
+    /// or a thread it joined would each hold it, and would see another task in it. Its waits and
+    /// dependencies are over with its graph, and checked here.
+    func restart(for task: TaskIdentity) {
+        guard let ended, !ended.isZero else {
+            preconditionFailure("Assemblies: a record in use was given to another task")
+        }
+        precondition(
+            waitingFor == nil && foreignDependencies.isEmpty && inbox.isEmpty && host == nil
+                && synchronousApplies == 0 && activatingFamilies.isEmpty && !isReporting,
+            "Assemblies: a task's record was given to another task with work of its own"
+        )
+        number = Int(truncatingIfNeeded: assemblies_next_thread_number())
+        self.task = task
+        ended.decrement()
+        isPinned = false
+        mayHaveForeignDependencies = false
+        #if DEBUG
+        Self.restarts.increment()
+        #endif
+    }
+
+    #if DEBUG
+    /// How many times a task's record has been restarted for another task, for tests.
+    static let restarts = AtomicCount()
+    #endif
+
     /// For a task: set when a thread took an instance across a cycle of waits that ran through this
     /// task (see ``WaitRegistry``). The thread then relies on the task not leaving its wait, so the
     /// task no longer leaves one when cancelled. It stays set for the rest of the task's top-level
@@ -79,9 +112,9 @@ final class ResolverThread: @unchecked Sendable {
         isTask ? isCurrentTask : reader.host === self
     }
 
-    /// For a thread: the resolver of the last top-level async graph that ended on it, which serves
-    /// the next one that opens here (see ``Resolver/serve(_:)``). Touched by the thread only.
-    @exclusivity(unchecked) var lastTaskResolver: Resolver?
+    /// For a thread: the last top-level async graph that ended on it, whose resolver serves the next
+    /// one that opens here (see ``AsyncGraph/recycle(_:)``). Touched by the thread only.
+    @exclusivity(unchecked) var lastTaskGraph: AsyncGraph?
 
     /// The families whose eager singletons this thread is building (see ``Family/activate(_:)``).
     @exclusivity(unchecked) var activatingFamilies: [UInt64] = []
