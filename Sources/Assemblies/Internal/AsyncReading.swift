@@ -102,13 +102,13 @@ enum AsyncReading {
             scope: scope,
             &read,
             isolation: isolation,
-            cancellable: admitsCancellation(E.self)
+            throwing: E.self
         )
         guard case .build(let handle) = step else {
             guard ended(&graph, at: step, opened: read.opensGraph) else { throw cancellation(as: E.self) }
             return unboxStored(step.instance, scope: scope, as: T.self)
         }
-        if !(E.self is Never.Type) { graph.bodyMayThrow(handle) }
+        if E.self != Never.self { graph.bodyMayThrow(handle) }
         var hasLeft = false
         defer { if !hasLeft { graph.bodyThrew(handle, abandoning: read.opensGraph) } }
         let result = try await body(Definition(handle, key: key))
@@ -131,13 +131,13 @@ enum AsyncReading {
             scope: scope,
             &read,
             isolation: isolation,
-            cancellable: admitsCancellation(E.self)
+            throwing: E.self
         )
         guard case .build(let handle) = step else {
             guard ended(&graph, at: step, opened: read.opensGraph) else { throw cancellation(as: E.self) }
             return unboxStored(step.instance, scope: scope, as: T.self)
         }
-        if !(E.self is Never.Type) { graph.bodyMayThrow(handle) }
+        if E.self != Never.self { graph.bodyMayThrow(handle) }
         var hasLeft = false
         defer { if !hasLeft { graph.bodyThrew(handle, abandoning: read.opensGraph) } }
         let result = try await body()
@@ -146,19 +146,21 @@ enum AsyncReading {
     }
 
     /// Takes over `read`'s graph, and waits there, if the read must, until it has an instance, a
-    /// frame to build one in, or was cancelled (when `cancellable`): never ``AsyncGraph/Step/wait(_:)``.
+    /// frame to build one in, or was cancelled (when errors of type `E` can be a
+    /// `CancellationError`): never ``AsyncGraph/Step/wait(_:)``.
     @inline(__always)
-    private static func settle(
+    private static func settle<E: Error>(
         _ key: DefinitionKey,
         scope: Scope,
         _ read: inout Read,
         isolation: isolated (any Actor)?,
-        cancellable: Bool
+        throwing _: E.Type
     ) async -> (AsyncGraph, AsyncGraph.Step) {
         guard let graph = read.graph.take() else {
             preconditionFailure("Assemblies: an async read went on twice")
         }
         guard case .wait(let waiting) = read.step else { return (graph, read.step) }
+        let cancellable = admitsCancellation(E.self)
         let step = await graph.decide(key, scope: scope, afterWaitingFor: waiting, cancellable: cancellable)
         return (graph, step)
     }
