@@ -314,7 +314,10 @@ extension Resolver {
     /// Warns when the in-flight instance of `frame` handed out to a read of `key` is a value, which
     /// the reader gets a copy of (see ``warnValueHandedOut(_:type:)``).
     func warnIfValue(_ object: AnyObject, handedOutFrom frame: Int, to key: DefinitionKey) {
-        if let box = object as? AnyValueBox, Assemblies.identity(of: box.anyValue) == nil {
+        // An instance of the very class read is no box: no cast for the common case.
+        if ObjectIdentifier(type(of: object)) != ObjectIdentifier(key.type), let box = object as? AnyValueBox,
+            Assemblies.identity(of: box.anyValue) == nil
+        {
             warnValueHandedOut(chain(from: frame, to: key), type: key.type)
         }
     }
@@ -427,15 +430,18 @@ extension Resolver {
     func leaveRegistered(_ index: Int, returning result: AnyObject) {
         frames.count = index
         let frame = frames[index]
-        if let registered = frame.object {
-            if !Self.isSame(registered.takeUnretainedValue(), result) {
+        // Compared by address first: taking the registered instance as a reference would retain
+        // and release it, which for an object with weak references goes through its side table.
+        let returnsRegistered = frame.object?.toOpaque() == Unmanaged.passUnretained(result).toOpaque()
+        if let registered = frame.object, !returnsRegistered {
+            if !registered._withUnsafeGuaranteedRef({ Self.isSame($0, result) }) {
                 Failure.returnedOtherObject(frame.key)
             }
         }
         if frame.entry >= 0 {
             let entry = entries.entry(Int(frame.entry))
             entry.pointee.state = .done
-            if let registered = frame.object, registered.takeUnretainedValue() === result {
+            if let registered = frame.object, returnsRegistered {
                 // The frame's reference moves to the entry: no extra retain, which matters for objects
                 // with weak references, whose counts live in a side table.
                 entry.pointee.object = registered

@@ -394,7 +394,7 @@ extension Resolver {
         let frame = frames.address(index)
         // `mayThrow` alone needs nothing done: a throwing read leaves as fast as any other.
         guard frame.pointee.object == nil && frame.pointee.flags.subtracting(.mayThrow).isEmpty else {
-            return leaveSlowly(index, returning: result.takeUnretainedValue())
+            return result._withUnsafeGuaranteedRef { leaveSlowly(index, returning: $0) }
         }
         pop(index, returning: result)
     }
