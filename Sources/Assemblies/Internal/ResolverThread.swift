@@ -74,14 +74,21 @@ final class ResolverThread: @unchecked Sendable {
             preconditionFailure("Assemblies: a record in use was given to another task")
         }
         precondition(
-            waitingFor == nil && foreignDependencies.isEmpty && inbox.isEmpty && host == nil
-                && synchronousApplies == 0 && activatingFamilies.isEmpty && !isReporting,
+            host == nil && synchronousApplies == 0 && activatingFamilies.isEmpty && !isReporting,
             "Assemblies: a task's record was given to another task with work of its own"
         )
+        // The registry's fields under its lock, as always: the last thread that changed them did so
+        // under it.
+        WaitRegistry.lock.withLock {
+            precondition(
+                waitingFor == nil && foreignDependencies.isEmpty && inbox.isEmpty,
+                "Assemblies: a task's record was given to another task while it waited"
+            )
+            isPinned = false
+        }
         number = Int(truncatingIfNeeded: assemblies_next_thread_number())
         self.task = task
         ended.decrement()
-        isPinned = false
         mayHaveForeignDependencies = false
         #if DEBUG
         Self.restarts.increment()
@@ -96,8 +103,9 @@ final class ResolverThread: @unchecked Sendable {
     /// For a task: set when a thread took an instance across a cycle of waits that ran through this
     /// task (see ``WaitRegistry``). The thread then relies on the task not leaving its wait, so the
     /// task no longer leaves one when cancelled. It stays set for the rest of the task's top-level
-    /// graph, which is as long as this record lives (each top-level async graph makes its own): the
-    /// thread may rely on any wait of that graph until it ends. Registry field.
+    /// graph, until the record ends with it (or is restarted for another task's graph, see
+    /// ``restart(for:)``): the thread may rely on any wait of that graph until it ends. Registry
+    /// field.
     @exclusivity(unchecked) var isPinned = false
 
     /// For a task: the thread whose synchronous read joined the task's graph, while it runs there
