@@ -143,6 +143,15 @@ private final class ReleaseOwner: Hashable, @unchecked Sendable {
     func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
+private final class ReleaseConnection: Sendable {}
+
+private final class ReleaseAsyncAssembly: Assembly, @unchecked Sendable {
+    // An async body (its type says so, as it awaits nothing): the async `define`, with a task's graph.
+    var database: ReleaseDatabase {
+        get async { await define(scope: .singleton) { () async -> ReleaseDatabase in ReleaseDatabase() } }
+    }
+}
+
 private final class ReleaseRootHolder: @unchecked Sendable {
     var root: ReleaseAppAssembly?
 }
@@ -168,6 +177,24 @@ private final class ReleaseRootHolder: @unchecked Sendable {
         #expect(service == nil, "and the singleton that holds a collaborator")
         #expect(services == nil, "and that collaborator")
         #expect(database == nil, "and every other singleton")
+    }
+
+    @Test func aFamilyAnAwaitReadWasMadeInIsReleasedWithItsLastAssembly() async {
+        weak var root: ReleaseAsyncAssembly?
+        weak var database: ReleaseDatabase?
+        weak var connection: ReleaseConnection?
+        do {
+            let value = ReleaseConnection()
+            connection = value
+            let app = ReleaseAsyncAssembly(configuration: value)
+            root = app
+            database = await app.database
+        }
+        #expect(root == nil, "the root is released")
+        #expect(database == nil, "and the singleton")
+        // The thread the read ended on keeps its graph for the next one, but not the family, which
+        // holds the configuration.
+        #expect(connection == nil, "and the family with its configuration")
     }
 
     @Test func aSingletonThatHoldsAClosureReadingTheFamilyIsReleasedWithTheRoot() {

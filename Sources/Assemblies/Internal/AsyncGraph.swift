@@ -23,21 +23,30 @@
 ///   cached pay nothing for it, on any thread; a synchronous read of another family in an async
 ///   body opens a graph of its own on the thread, as a read that crosses families does.
 ///
-/// When the top-level read has ended and nothing else holds the graph or its resolver, the thread
-/// it ended on keeps it, and the next top-level `await` read that opens a graph there reopens it for
-/// its own task (``recycle(_:)``, ``Resolver/serve(_:)``): the keys a task's graph read stay in its
-/// table from one graph to the next, as a thread's do, and opening a graph allocates nothing — not
-/// the graph, nor its resolver, nor, when nothing else holds it, its task's record.
+/// When a top-level read has returned and nothing else holds its graph or the graph's resolver,
+/// the thread it ended on keeps the graph, without its family, and the next top-level `await` read
+/// that opens a graph outside any other there reopens it for its own task (``recycle(_:)``,
+/// ``Resolver/serve(_:)``): the keys a task's graph read stay in its table from one graph to the
+/// next, as a thread's do, and such a graph allocates nothing — not the graph, nor its resolver,
+/// nor, when nothing else holds it, its task's record. A graph whose read threw, a graph nested in
+/// another family's, and the first graph on a thread are new.
 ///
 /// Child tasks run concurrently with their parent, so they never join its graph: a graph answers
 /// only to the task that opened it (``task``). A child task's reads are top-level reads of its own,
 /// which share the family's singletons and nothing else.
 @usableFromInline
 final class AsyncGraph: @unchecked Sendable {
-    // @unchecked: only the owning task touches the graph (see above), and `family` and `task` change
-    // only in `reopen`, when nothing else holds it.
+    // @unchecked: only the owning task touches the graph (see above); the thread that keeps it
+    // between two tasks (see `recycle`) changes `family` and `task`, when nothing else holds it.
 
-    @exclusivity(unchecked) private(set) var family: Family
+    /// The family the graph reads: nil only while the graph waits on its thread to be reopened, so
+    /// that it keeps no family alive (see ``recycle(_:)``).
+    @exclusivity(unchecked) private var openFamily: Family?
+    /// The family the graph reads.
+    var family: Family {
+        guard let openFamily else { preconditionFailure("Assemblies: a graph was read while its thread kept it") }
+        return openFamily
+    }
     /// The task that opened the graph, and reads in it.
     @exclusivity(unchecked) private(set) var task: TaskIdentity
     /// Never changes: a `var` only so that ``recycle(_:)`` can ask whether the graph holds the only
@@ -52,7 +61,7 @@ final class AsyncGraph: @unchecked Sendable {
     let outer: AsyncGraph?
 
     private init(family: Family, outer: AsyncGraph?, owner: TaskIdentity) {
-        self.family = family
+        openFamily = family
         task = owner
         self.outer = outer
         if let outer {
@@ -69,7 +78,7 @@ final class AsyncGraph: @unchecked Sendable {
         guard let graph = Resolver.threadRecord.lastTaskGraph.take() else {
             return AsyncGraph(family: family, outer: nil, owner: owner)
         }
-        graph.family = family
+        graph.openFamily = family
         graph.task = owner
         graph.resolver.serve(owner)
         return graph
@@ -128,11 +137,14 @@ final class AsyncGraph: @unchecked Sendable {
     /// Once `graph` has finished: leaves it to the thread, whose next top-level async graph it is
     /// (see ``outermost(of:for:)``) — when it is outside any other, nothing but the caller holds it or
     /// its resolver, and the resolver is idle. Otherwise it goes when its last holder lets go, as any.
+    /// The thread keeps it without its family: a family the user lets go of, and everything it keeps
+    /// (its singletons, its configuration), goes now, not when the thread next opens a graph.
     private static func recycle(_ graph: inout AsyncGraph) {
         guard
             graph.outer == nil && isKnownUniquelyReferenced(&graph) && isKnownUniquelyReferenced(&graph.resolver)
                 && graph.resolver.isIdle
         else { return }
+        graph.openFamily = nil
         Resolver.threadRecord.lastTaskGraph = graph
     }
 

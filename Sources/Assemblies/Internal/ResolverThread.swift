@@ -120,8 +120,9 @@ final class ResolverThread: @unchecked Sendable {
         isTask ? isCurrentTask : reader.host === self
     }
 
-    /// For a thread: the last top-level async graph that ended on it, whose resolver serves the next
-    /// one that opens here (see ``AsyncGraph/recycle(_:)``). Touched by the thread only.
+    /// For a thread: the last top-level async graph that ended on it, kept without its family, which
+    /// the next one that opens here reopens (see ``AsyncGraph/recycle(_:)``). Touched by the thread
+    /// only.
     @exclusivity(unchecked) var lastTaskGraph: AsyncGraph?
 
     /// The families whose eager singletons this thread is building (see ``Family/activate(_:)``).
