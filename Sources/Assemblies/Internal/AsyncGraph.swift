@@ -167,14 +167,6 @@ final class AsyncGraph: @unchecked Sendable {
         case wait(Waiting)
         /// The task was cancelled while it waited: throw `CancellationError`.
         case cancelled
-
-        /// The instance of ``instance(_:)``.
-        var instance: AnyObject {
-            guard case .instance(let object) = self else {
-                preconditionFailure("Assemblies: an async read has no instance to hand back")
-            }
-            return object
-        }
     }
 
     /// A slot that a read found being built elsewhere, and its store.

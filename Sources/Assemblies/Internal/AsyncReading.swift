@@ -105,8 +105,8 @@ enum AsyncReading {
             throwing: E.self
         )
         guard case .build(let handle) = step else {
-            guard ended(&graph, at: step, opened: read.opensGraph) else { throw cancellation(as: E.self) }
-            return unboxStored(step.instance, scope: scope, as: T.self)
+            guard let object = ended(&graph, at: step, opened: read.opensGraph) else { throw cancellation(as: E.self) }
+            return unboxStored(object, scope: scope, as: T.self)
         }
         if E.self != Never.self { graph.bodyMayThrow(handle) }
         var hasLeft = false
@@ -134,8 +134,8 @@ enum AsyncReading {
             throwing: E.self
         )
         guard case .build(let handle) = step else {
-            guard ended(&graph, at: step, opened: read.opensGraph) else { throw cancellation(as: E.self) }
-            return unboxStored(step.instance, scope: scope, as: T.self)
+            guard let object = ended(&graph, at: step, opened: read.opensGraph) else { throw cancellation(as: E.self) }
+            return unboxStored(object, scope: scope, as: T.self)
         }
         if E.self != Never.self { graph.bodyMayThrow(handle) }
         var hasLeft = false
@@ -165,16 +165,16 @@ enum AsyncReading {
         return (graph, step)
     }
 
-    /// Ends a read that builds nothing, ending `graph` first when the read `opened` it: true when
-    /// `step` has the instance, false when the task was cancelled.
-    private static func ended(_ graph: inout AsyncGraph, at step: AsyncGraph.Step, opened: Bool) -> Bool {
+    /// Ends a read that builds nothing, ending `graph` first when the read `opened` it: the instance
+    /// `step` has, or nil when the task was cancelled.
+    private static func ended(_ graph: inout AsyncGraph, at step: AsyncGraph.Step, opened: Bool) -> AnyObject? {
         switch step {
-        case .instance:
+        case .instance(let object):
             if opened { AsyncGraph.finish(&graph) }
-            return true
+            return object
         case .cancelled:
             if opened { graph.abandon() }
-            return false
+            return nil
         case .build, .wait:
             preconditionFailure("Assemblies: an async read ended before it built or waited")
         }
