@@ -35,8 +35,9 @@ for scenario in ${SCENARIOS:-singleton chain diamond graph cycle observed single
     assemblies=$(per_resolution "$scenario" assemblies)
     case "$scenario" in
     *-elsewhere)
-        # The same reads in a family nobody overrides are the baseline: what another task's overrides cost.
-        hand=$(per_resolution "${scenario%-elsewhere}" assemblies)
+        # The same reads of the same assembly class, in a family nobody overrides, are the baseline: what
+        # another task's overrides cost.
+        hand=$(per_resolution "$scenario" quiet)
         printf '| %s (another task overrides the family) ÷ the same undisturbed | %s | %s | %.2f× |\n' \
             "${scenario%-elsewhere}" "$hand" "$assemblies" "$(echo "scale=4; $assemblies / $hand" | bc)"
         continue

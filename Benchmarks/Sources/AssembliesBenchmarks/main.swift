@@ -29,8 +29,8 @@ let usage = """
                          (chain, diamond, graph, observed, singleton or cycle), for a profiler such as valgrind --tool=callgrind;
                          async-singleton, async-graph and the reads the documentation quotes — prototype,
                          prototype-arguments, singleton-arguments, weak-singleton, resettable — take hand or assemblies;
-                         singleton-elsewhere and graph-elsewhere (assemblies) read while another task's
-                         overrides of the family apply
+                         singleton-elsewhere and graph-elsewhere read while another task's overrides of
+                         the family apply (assemblies), or the same family when nobody overrides it (quiet)
     """
 
 var arguments = CommandLine.arguments.dropFirst()
@@ -88,11 +88,14 @@ while let argument = arguments.popFirst() {
             exit(0)
         }
         if let name = arguments.first, name == "singleton-elsewhere" || name == "graph-elsewhere" {
-            guard let count = arguments.dropFirst(2).first.flatMap({ Int($0) }) else {
-                writeToStandardError("--profile \(name) needs assemblies and a count\n\(usage)\n")
+            let condition: [String: Elsewhere] = ["assemblies": .overridden, "quiet": .quiet]
+            guard let elsewhere = arguments.dropFirst().first.flatMap({ condition[$0] }),
+                let count = arguments.dropFirst(2).first.flatMap({ Int($0) })
+            else {
+                writeToStandardError("--profile \(name) needs assemblies or quiet, and a count\n\(usage)\n")
                 exit(64)
             }
-            let (assembly, end) = Elsewhere.overridden.family()
+            let (assembly, end) = elsewhere.family()
             let subject =
                 name == "singleton-elsewhere"
                 ? Subject(VariantKind.assemblies.name, ElsewhereSingleton(assembly: assembly))

@@ -204,7 +204,7 @@ enum AsyncReading {
         if let capture = OverrideCapture.takingThisRead(of: family) {
             return .instance(capture.captureFirst(key))
         }
-        if scope.kind == .singleton && (!family.isIntercepted || Resolver.readsCachedSingletons(of: family)),
+        if scope.kind == .singleton && (!family.isIntercepted || Resolver.readsUnintercepted(family)),
             let object = Resolver.cachedSingleton(key, in: family)
                 ?? Resolver.withCurrent({ $0.cachedSingletonObject(key, in: family) })
         {

@@ -23,15 +23,16 @@ extension Resolver {
         return OverrideCapture.takingThisRead(of: family)?.captureFirst(key)
     }
 
-    /// Whether a read of `family`, which is intercepted somewhere, may take the family's own
-    /// singletons from this thread's caches: its reads are not observed, and the current task doesn't
-    /// override it or capture a read of it. Overrides that another task applies cost a task's cached
-    /// reads one task-local lookup, and a thread's outside any task none (see
+    /// Whether a read of `family`, which is intercepted somewhere, is made here as if nothing
+    /// intercepted it: its reads are not observed, the family is not closing, and the current task
+    /// doesn't override it or capture a read of it. Such a read may take the family's own singletons
+    /// from this thread's caches, and a top-level one opens a plain graph. Overrides that another task
+    /// applies cost a task's reads one task-local lookup, and a thread's outside any task none (see
     /// ``OverrideContext/innermost(for:)``); a graph of the family opened without overrides keeps to
     /// the family's singletons whatever the task applies later.
     @usableFromInline
     @inline(never)
-    static func readsCachedSingletons(of family: Family) -> Bool {
+    static func readsUnintercepted(_ family: Family) -> Bool {
         guard family.observedCount.isZero && family.asyncCaptures.isZero && !family.isClosing else { return false }
         if let address = assemblies_resolver() {
             let (isCapturing, isInPlainGraph, seesNoOverride) = Unmanaged<Resolver>.fromOpaque(address)

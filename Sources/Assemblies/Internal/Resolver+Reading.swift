@@ -233,7 +233,7 @@ extension Resolver {
     func decideSlowly(_ key: DefinitionKey, scope: Scope, in family: Family, suspends: Bool) -> Decision {
         // A graph opened while intercepted reports each of its reads, cached singletons included.
         if scope.kind == .singleton && !(graph.familyID == family.id && graph.isIntercepting)
-            && (!family.isIntercepted || Self.readsCachedSingletons(of: family)),
+            && (!family.isIntercepted || Self.readsUnintercepted(family)),
             let object = cachedSingletonObject(key, in: family)
         {
             return .instance(object)
@@ -249,7 +249,9 @@ extension Resolver {
         if !isInGraph && (graph.familyID != 0 || graph.isClosing) {
             return decideOnSpare(key, scope: scope, in: family, suspends: suspends, installedOver: self)
         }
-        if family.isIntercepted || graph.isIntercepting {
+        // Here, a read outside the graph is a top-level read: no graph is open on this resolver. One
+        // that nothing intercepts here (overrides another task applies, say) opens a plain graph.
+        if isInGraph ? graph.isIntercepting : family.isIntercepted && !Self.readsUnintercepted(family) {
             return decideIntercepted(key, scope: scope, in: family, isInGraph: isInGraph, suspends: suspends)
         }
         if isInGraph {
