@@ -132,6 +132,7 @@ extension Assembly {
     /// - Throws: What `body` throws; a `CancellationError` when the body's error type admits one and
     ///   the task is cancelled while it waits for another task to build the singleton — unless a
     ///   cycle relies on it waiting on (see <doc:DefiningObjectsThatAreBuiltAsynchronously>).
+    @inlinable
     public final func define<T, E: Error, each Argument: Hashable>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,
@@ -142,14 +143,7 @@ extension Assembly {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
-        var values: [AnyHashable] = []
-        var types: [ObjectIdentifier] = []
-        func add<Value: Hashable>(_ value: Value) {
-            values.append(AnyHashable(value))
-            types.append(ObjectIdentifier(Value.self))
-        }
-        repeat add(each arguments)
-        let arguments = ArgumentList(values: values, types: types)
+        let arguments = PackedArgumentList(repeat each arguments)
         // The key doesn't retain its arguments: this call keeps them while the read runs.
         let definitionKey = DefinitionKey(
             assembly: type(of: self),
@@ -186,6 +180,7 @@ extension Assembly {
     /// - Throws: What `body` throws; a `CancellationError` when the body's error type admits one and
     ///   the task is cancelled while it waits for another task to build the singleton — unless a
     ///   cycle relies on it waiting on (see <doc:DefiningObjectsThatAreBuiltAsynchronously>).
+    @inlinable
     public final func define<T, E: Error, each Argument: Hashable>(
         withKey key: StaticString? = nil,
         scope: Scope = .objectGraph,

@@ -322,14 +322,7 @@ open class Assembly: @unchecked Sendable {
         line: UInt = #line,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
-        var values: [AnyHashable] = []
-        var types: [ObjectIdentifier] = []
-        func add<Value: Hashable>(_ value: Value) {
-            values.append(AnyHashable(value))
-            types.append(ObjectIdentifier(Value.self))
-        }
-        repeat add(each arguments)
-        let arguments = ArgumentList(values: values, types: types)
+        let arguments = PackedArgumentList(repeat each arguments)
         // The key doesn't retain its arguments: this call keeps them while the read runs.
         let definitionKey = DefinitionKey(
             assembly: type(of: self),

@@ -42,7 +42,7 @@ public struct Resolution: Sendable, CustomStringConvertible {
     public var type: String { String(describing: key.key.type) }
     /// The values of its arguments, as Swift writes them (`"Lancelot"`), for a method that takes
     /// some; else empty.
-    public var arguments: [String] { key.key.arguments?.values.map { String(reflecting: $0.base) } ?? [] }
+    public var arguments: [String] { key.key.arguments?.valueDescriptions ?? [] }
     /// How many reads of the same graph it is nested in: 0 for a top-level read.
     public let depth: Int
     /// The definition whose body made this read, or nil for a top-level read.

@@ -63,6 +63,9 @@ private final class SeenAssembly: Assembly, @unchecked Sendable {
     func chain(_ depth: Int) -> SeenAudit {
         define(scope: .prototype, arguments: depth) { depth == 0 ? SeenAudit() : self.chain(depth - 1) }
     }
+    func badge(_ holder: String, seat: Int?, row: Int?) -> String {
+        define(arguments: holder, seat, row) { "\(holder) \(seat ?? 0) \(row ?? 0)" }
+    }
 }
 
 private struct SeenError: Error {}
@@ -387,5 +390,14 @@ private final class Collected: ResolutionObserver {
         _ = app.chain(200)
         #expect(collected.all.map(\.depth) == Array((0...200).reversed()))
         #expect(collected.all.last?.arguments == ["200"])
+    }
+
+    @Test func argumentsAreReportedAsSwiftWritesThem() {
+        let app = SeenAssembly()
+        let collected = Collected()
+        app.observeResolutions(with: collected)
+        _ = app.badge("ada", seat: 7, row: nil)
+        // An optional that holds a value is written as the value, as `AnyHashable` sees it.
+        #expect(collected.all.map(\.arguments) == [["\"ada\"", "7", "nil"]])
     }
 }

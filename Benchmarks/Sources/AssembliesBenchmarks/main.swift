@@ -30,7 +30,8 @@ let usage = """
                          async-singleton, async-graph and the reads the documentation quotes — prototype,
                          prototype-arguments, singleton-arguments, weak-singleton, resettable — take hand or assemblies;
                          singleton-elsewhere and graph-elsewhere read while another task's overrides of
-                         the family apply (assemblies), or the same family when nobody overrides it (quiet)
+                         the family apply (assemblies), or the same family when nobody overrides it (quiet);
+                         nested builds COUNT chains of 10,000 async levels (object-graph or singleton)
     """
 
 var arguments = CommandLine.arguments.dropFirst()
@@ -85,6 +86,17 @@ while let argument = arguments.popFirst() {
                 exit(64)
             }
             subjects()[variant.rawValue].run(count)
+            exit(0)
+        }
+        if arguments.first == "nested" {
+            let chains = ["object-graph": 0, "singleton": 1]
+            guard let chain = arguments.dropFirst().first.flatMap({ chains[$0] }),
+                let count = arguments.dropFirst(2).first.flatMap({ Int($0) })
+            else {
+                writeToStandardError("--profile nested needs object-graph or singleton, and a count\n\(usage)\n")
+                exit(64)
+            }
+            NestedSingletons.subjects()[chain].run(count)
             exit(0)
         }
         if let name = arguments.first, name == "singleton-elsewhere" || name == "graph-elsewhere" {
