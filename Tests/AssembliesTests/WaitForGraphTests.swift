@@ -252,7 +252,7 @@ private final class Simulation {
         collectWakeUps()
         reader.reading = key
         let frame = reader.nextFrame()
-        let claimant = SingletonStore.Claimant(frame: frame) { BuildChain([StoredKey(Self.keys[key])], after: nil) }
+        let claimant = SingletonStore.Claimant(frame: frame, chain: BuildChain([StoredKey(Self.keys[key])], after: nil))
         let claim: SingletonStore.Claim
         if reader.isTask {
             claim = store.claimWithoutWaiting(Self.keys[key], scope: .singleton, for: claimant)

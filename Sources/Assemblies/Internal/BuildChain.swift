@@ -11,12 +11,21 @@ final class BuildChain: @unchecked Sendable {
     // @unchecked: immutable once made (`previous` is only taken apart by `deinit`), and a StoredKey
     // is immutable too.
 
-    /// The keys read since `previous`'s last one, outermost first.
-    private let keys: [StoredKey]
+    /// The keys read since `previous`'s last one and before ``last``, outermost first: most often
+    /// none (a slot claimed directly in the body of the one below it), and then no array.
+    private let between: [StoredKey]
+    /// The claimed definition's key.
+    private let last: StoredKey
     private var previous: BuildChain?
 
-    init(_ keys: [StoredKey], after previous: BuildChain?) {
-        self.keys = keys
+    /// A link of `keys`, outermost first, which must not be empty.
+    convenience init(_ keys: [StoredKey], after previous: BuildChain?) {
+        self.init(between: Array(keys.dropLast()), last: keys.last!, after: previous)
+    }
+
+    init(between: [StoredKey], last: StoredKey, after previous: BuildChain?) {
+        self.between = between
+        self.last = last
         self.previous = previous
     }
 
@@ -25,7 +34,7 @@ final class BuildChain: @unchecked Sendable {
         var parts: [[StoredKey]] = []
         var link: BuildChain? = self
         while let current = link {
-            parts.append(current.keys)
+            parts.append(current.between + [current.last])
             link = current.previous
         }
         return parts.reversed().flatMap { $0 }

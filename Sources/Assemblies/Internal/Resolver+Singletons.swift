@@ -62,7 +62,8 @@ extension Resolver {
     func claimant(for key: DefinitionKey) -> SingletonStore.Claimant {
         SingletonStore.Claimant(
             frame: FrameReference(thread: thread, resolver: number, frame: frames.count, serial: frames.nextSerial),
-            chain: { self.buildChain(to: key) }
+            reading: key,
+            by: self
         )
     }
 
@@ -182,8 +183,9 @@ extension Resolver {
     /// outermost resolver's ``stepsFrame`` when another thread took an instance it holds for its
     /// steps (they run after all its frames have finished), else its lowest handed-out frame.
     func outermostHandedOut() -> (Resolver, FrameReference)? {
-        guard let found = chain.reversed().first(where: { !$0.handouts.isEmpty })
-        else { return nil }
+        var outermost: Resolver?
+        for resolver in chain where !resolver.handouts.isEmpty { outermost = resolver }
+        guard let found = outermost else { return nil }
         if found.handouts.ofHeldInstances { return (found, found.stepsFrame) }
         let frame = found.handouts.lowest
         return (
@@ -300,13 +302,13 @@ extension Resolver {
     /// building, then the definitions read since, then `key` — the frames since the last claim, not
     /// the whole depth.
     func buildChain(to key: DefinitionKey) -> BuildChain {
-        var keys = [StoredKey(key)]  // innermost first until the end
+        var between: [StoredKey] = []  // innermost first until the end
         var previous: BuildChain?
         for resolver in chain {
             let slotFrame = resolver.building.last?.frame ?? -1
             var frame = resolver.frames.count - 1
             while frame > slotFrame {
-                keys.append(StoredKey(resolver.frames[frame].key))
+                between.append(StoredKey(resolver.frames[frame].key))
                 frame -= 1
             }
             if let last = resolver.building.last {
@@ -314,7 +316,8 @@ extension Resolver {
                 break
             }
         }
-        return BuildChain(keys.reversed(), after: previous)
+        between.reverse()
+        return BuildChain(between: between, last: StoredKey(key), after: previous)
     }
 
     /// The definitions being built on this thread, outermost first, then `key`.

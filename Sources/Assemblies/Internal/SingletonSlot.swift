@@ -30,11 +30,11 @@ final class SingletonSlot: @unchecked Sendable {
     let storedKey: StoredKey
     var key: DefinitionKey { storedKey.key }
     let scope: Scope
-    private(set) var state: State
+    @exclusivity(unchecked) private(set) var state: State
     /// How its instance shuts down, declared by its body (``Definition/onShutdown(_:)``), in the
     /// order declared; the store lists them when the slot is published, and drops them with the slot
     /// when the build is given up.
-    var shutdowns: [Shutdown] = []
+    @exclusivity(unchecked) var shutdowns: [Shutdown] = []
 
     /// Shuts down a stored instance, as the store keeps it (an object, or a ``ValueBox``).
     typealias Shutdown = @Sendable (AnyObject) async throws -> Void
@@ -277,29 +277,36 @@ final class SingletonSlot: @unchecked Sendable {
     /// nothing, when it is finished or gone.
     @discardableResult
     private func modifyUnfinished(_ change: (inout [Waiter], inout Bool) -> Void) -> Bool {
-        switch state {
+        switch takeState() {
         case .building(var build):
-            state = .gone  // the payload is moved out and back, so that changing it copies nothing
             change(&build.waiters, &build.isDropped)
             state = .building(build)
         case .held(var held):
-            state = .gone
             change(&held.waiters, &held.isDropped)
             state = .held(held)
-        case .published, .publishedWeakly, .gone:
+        case let finished:
+            state = finished
             return false
         }
         return true
+    }
+
+    /// The state, moved out of the slot, which is left gone: matching on it and storing what
+    /// changed moves the payload's references instead of copying them (a copy retains each and
+    /// releases it again).
+    private func takeState() -> State {
+        var taken = State.gone
+        swap(&taken, &state)
+        return taken
     }
 
     // MARK: Building
 
     /// The body registered `object` with `*~>`, for the other graphs of the owner that read the slot.
     func register(_ object: AnyObject) {
-        guard case .building(var build) = state else {
+        guard case .building(var build) = takeState() else {
             preconditionFailure("Assemblies: an instance was registered in a slot that isn't being built")
         }
-        state = .gone
         build.registered = object
         state = .building(build)
     }
@@ -341,21 +348,24 @@ final class SingletonSlot: @unchecked Sendable {
     /// kept, to be released once the store's lock is let go.
     struct Ended {
         var wakeup: Wakeup
-        var released: [AnyObject]
+        /// The registered or held instance the slot kept, if any.
+        var instance: AnyObject?
+        /// The chain of the thread that took a held instance, if one did: its keys may keep
+        /// argument values alive, whose deinit must not run under the lock either.
+        var takenBy: BuildChain?
         var chain: BuildChain?
+
+        /// What the slot kept, to be released once the store's lock is let go.
+        var released: [AnyObject] { [instance, takenBy].compactMap { $0 } }
     }
 
     /// Publishes the finished `object`. Returns, with what ended, the instance to dispose of instead
     /// when ``drop()`` dropped the slot meanwhile: the slot is then gone.
     func publish(_ object: AnyObject) -> (ended: Ended, dropped: AnyObject?) {
-        let isDropped: Bool
-        switch state {
-        case .building(let build): isDropped = build.isDropped
-        case .held(let held): isDropped = held.isDropped
-        case .published, .publishedWeakly, .gone:
+        guard isUnfinished else {
             preconditionFailure("Assemblies: a slot that isn't being built was published")
         }
-        let ended = end()
+        let (ended, isDropped) = end()
         if isDropped { return (ended, object) }
         state = scope.kind == .weakSingleton ? .publishedWeakly(WeakReference(object)) : .published(object)
         return (ended, nil)
@@ -372,7 +382,7 @@ final class SingletonSlot: @unchecked Sendable {
 
     /// Gives the slot up: its body threw, or its graph did before the instance was finished.
     func abandon() -> Ended {
-        end()
+        end().ended
     }
 
     /// Marks a slot being built or held as dropped by a reset; false when it is whole (the store
@@ -384,6 +394,13 @@ final class SingletonSlot: @unchecked Sendable {
 
     /// Takes the waiters to wake: every one, each woken once, and no longer a waiter.
     func takeWakeup() -> Wakeup {
+        var taken: [Waiter] = []
+        modifyUnfinished { waiters, _ in swap(&waiters, &taken) }
+        return Self.wakeup(of: taken)
+    }
+
+    /// How to wake `waiters`, each once.
+    private static func wakeup(of waiters: [Waiter]) -> Wakeup {
         var wakeup = Wakeup()
         for waiter in waiters {
             wakeup.waiters.append(waiter.identity)
@@ -392,26 +409,22 @@ final class SingletonSlot: @unchecked Sendable {
             case .task(let task): if let resume = task.resume.take() { wakeup.tasks.append(resume) }
             }
         }
-        modifyUnfinished { waiters, _ in waiters.removeAll() }
         return wakeup
     }
 
-    /// Ends the build: the slot is gone until ``publish(_:)`` makes it whole.
-    private func end() -> Ended {
-        var ended = Ended(wakeup: takeWakeup(), released: [])
-        switch state {
+    /// Ends the build: the slot is gone until ``publish(_:)`` makes it whole. Returns, with what
+    /// ended, whether a reset dropped the slot meanwhile.
+    private func end() -> (ended: Ended, isDropped: Bool) {
+        switch takeState() {
         case .building(let build):
-            ended.chain = build.chain
-            if let registered = build.registered { ended.released.append(registered) }
+            let wakeup = Self.wakeup(of: build.waiters)
+            return (Ended(wakeup: wakeup, instance: build.registered, chain: build.chain), build.isDropped)
         case .held(let held):
-            ended.chain = held.chain
-            ended.released.append(held.object)
-            // Its keys may keep argument values alive, whose deinit must not run under the lock.
-            if let takenBy = held.takenBy { ended.released.append(takenBy) }
+            let wakeup = Self.wakeup(of: held.waiters)
+            let ended = Ended(wakeup: wakeup, instance: held.object, takenBy: held.takenBy, chain: held.chain)
+            return (ended, held.isDropped)
         case .published, .publishedWeakly, .gone:
-            break
+            return (Ended(wakeup: Wakeup()), false)
         }
-        state = .gone
-        return ended
     }
 }

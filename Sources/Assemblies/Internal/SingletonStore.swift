@@ -21,17 +21,17 @@ final class SingletonStore: @unchecked Sendable {
     private let lock = Lock()
     /// Broadcast when a thread or task becomes a slot's waiter (see ``awaitWaiter(member:within:)``).
     private let waiterAdded = Condition()
-    private var slots: [DefinitionKey: SingletonSlot] = [:]
+    @exclusivity(unchecked) private var slots: [DefinitionKey: SingletonSlot] = [:]
     /// The published instances of each resettable scope, in the order they were built.
-    private var resettables: [UInt32: [SingletonSlot]] = [:]
+    @exclusivity(unchecked) private var resettables: [UInt32: [SingletonSlot]] = [:]
     /// The published instances that declared a shutdown, in the order they were published — those
     /// a reset dropped included: each is shut down once, when its family is.
-    private var shutdowns: [PendingShutdown] = []
+    @exclusivity(unchecked) private var shutdowns: [PendingShutdown] = []
     /// Where the store is in its family's shutdown (see ``drain()``).
-    private var draining = Draining.open
+    @exclusivity(unchecked) private var draining = Draining.open
     /// Set once the store let go of its instances (see ``releaseInstances()``): what it publishes
     /// from then on, it keeps weakly.
-    private var hasReleasedInstances = false
+    @exclusivity(unchecked) private var hasReleasedInstances = false
 
     /// An instance to shut down, with how, and its key for the message when it throws.
     struct PendingShutdown: @unchecked Sendable {
@@ -112,9 +112,37 @@ final class SingletonStore: @unchecked Sendable {
     /// The thread and the frame that would build a slot claimed for building.
     struct Claimant {
         let frame: FrameReference
-        /// The definitions from the thread's outermost read to the one being read.
-        let chain: () -> BuildChain
+        /// Where the chain comes from: made only when a claim needs it, and with no closure to
+        /// allocate at every claim.
+        private let source: ChainSource
         var thread: ResolverThread { frame.thread }
+
+        private enum ChainSource {
+            /// The resolver reading `key`, which makes the chain of its thread (see
+            /// ``Resolver/buildChain(to:)``); the read keeps `key`'s arguments alive.
+            case read(DefinitionKey, by: Resolver)
+            case made(BuildChain)
+        }
+
+        /// The claimant that `resolver`'s read of `key` is.
+        init(frame: FrameReference, reading key: DefinitionKey, by resolver: Resolver) {
+            self.frame = frame
+            source = .read(key, by: resolver)
+        }
+
+        /// A claimant whose chain is made already.
+        init(frame: FrameReference, chain: BuildChain) {
+            self.frame = frame
+            source = .made(chain)
+        }
+
+        /// The definitions from the thread's outermost read to the one being read.
+        func chain() -> BuildChain {
+            switch source {
+            case .read(let key, let resolver): resolver.buildChain(to: key)
+            case .made(let chain): chain
+            }
+        }
     }
 
     /// The published instance of a singleton, and the key that built it, for the per-thread caches.
@@ -678,13 +706,12 @@ final class SingletonStore: @unchecked Sendable {
     func releaseInstances() -> [Any] {
         lock.withLock {
             hasReleasedInstances = true
-            var released: [Any] = []
-            for slot in slots.values where !slot.isUnfinished {
+            // The slots that go, with their instances and their keys' argument values (which may
+            // have a deinit too), are released with the dictionary that had them, as it was.
+            var released: [Any] = [slots]
+            slots = slots.filter { !$0.key.hasArguments || $0.value.isUnfinished }
+            for slot in slots.values {
                 if let object = slot.weaken() { released.append(object) }
-                if slot.key.hasArguments {
-                    slots[slot.key] = nil
-                    released.append(slot)  // its key's argument values may have a deinit too
-                }
             }
             released.append(resettables)
             resettables = [:]
