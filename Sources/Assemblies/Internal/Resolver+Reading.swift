@@ -443,7 +443,10 @@ extension Resolver {
             if slot.scope.kind == .weakSingleton && result is AnyValueBox {
                 Failure.weakSingletonOfValue(frames[index].key)
             }
-            bodyReturned(result, in: slot)
+            // Hooks, and the code that leaves a frame whose body registered an instance, may hand
+            // the instance out before it is published: the slot keeps it meanwhile. Otherwise nothing
+            // runs before `finishBuilding` publishes it or holds it back, which keeps it then.
+            if frames[index].object != nil || flags.contains(.hasHooks) { bodyReturned(result, in: slot) }
         }
         if frames[index].object == nil && !flags.contains(.hasHooks) {
             pop(index, returning: Unmanaged.passUnretained(result))

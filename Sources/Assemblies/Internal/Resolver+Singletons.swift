@@ -99,15 +99,21 @@ extension Resolver {
     func finishBuilding(_ slot: SingletonSlot, _ object: AnyObject) {
         building.removeLast()
         if slot.scope.kind == .weakSingleton { held.aliveUntilClose.append(object) }
-        let item = Pending(slot: slot, store: graph.store!, object: object)
+        let store = graph.store!
         if !hooks.steps.isEmpty {
             // `afterAllInjections` steps queued in this graph may still wire what the instance
             // points at (or the instance itself): it waits for them (see `runDeferredSteps`).
-            item.store.hold(slot, object: object, until: stepsFrame)
-            held.untilSteps.append(item)
+            store.hold(slot, object: object, until: stepsFrame)
+            held.untilSteps.append(Pending(slot: slot, store: store, object: object))
             return
         }
-        settle([item])
+        if !thread.mayHaveForeignDependencies && !chain.contains(where: { !$0.handouts.isEmpty }) {
+            // What `settle` decides when nothing of this thread was handed out, and it depends on
+            // no other thread: publish it now.
+            publish(slot, object, in: store)
+            return
+        }
+        settle([Pending(slot: slot, store: store, object: object)])
     }
 
     /// The instance of a slot that a graph of this thread is building: the instance it registered,
@@ -171,11 +177,16 @@ extension Resolver {
         }
         thread.mayHaveForeignDependencies = false
         for item in items {
-            switch item.store.publish(item.slot, object: item.object) {
-            case .kept: break
-            case .dropped(let object): held.toDisposeAtClose.append(object)
-            case .weaklyKept(let object): held.aliveUntilClose.append(object)
-            }
+            publish(item.slot, item.object, in: item.store)
+        }
+    }
+
+    /// Publishes `object`, finished in `slot` of `store`, keeping what the graph must keep of it.
+    private func publish(_ slot: SingletonSlot, _ object: AnyObject, in store: SingletonStore) {
+        switch store.publish(slot, object: object) {
+        case .kept: break
+        case .dropped(let object): held.toDisposeAtClose.append(object)
+        case .weaklyKept(let object): held.aliveUntilClose.append(object)
         }
     }
 
