@@ -443,10 +443,13 @@ extension Resolver {
             if slot.scope.kind == .weakSingleton && result is AnyValueBox {
                 Failure.weakSingletonOfValue(frames[index].key)
             }
-            // Hooks, and the code that leaves a frame whose body registered an instance, may hand
-            // the instance out before it is published: the slot keeps it meanwhile. Otherwise nothing
-            // runs before `finishBuilding` publishes it or holds it back, which keeps it then.
-            if frames[index].object != nil || flags.contains(.hasHooks) { bodyReturned(result, in: slot) }
+            // Hooks, leaving a frame whose body registered an instance, and settling what waited
+            // for a handed-out frame (which releases instances, whose deinit may read the slot) may
+            // hand the instance out before it is published: the slot keeps it meanwhile. Otherwise
+            // nothing runs before `finishBuilding` publishes it or holds it back, which keeps it then.
+            if frames[index].object != nil || flags.contains(.hasHooks) || index == handouts.lowest {
+                bodyReturned(result, in: slot)
+            }
         }
         if frames[index].object == nil && !flags.contains(.hasHooks) {
             pop(index, returning: Unmanaged.passUnretained(result))
