@@ -204,13 +204,19 @@ enum AsyncReading {
         if let capture = OverrideCapture.takingThisRead(of: family) {
             return .instance(capture.captureFirst(key))
         }
-        if scope.kind == .singleton && (!family.isIntercepted || Resolver.readsUnintercepted(family)),
+        // A key with arguments is never in the thread's caches: the store is looked up, under its
+        // lock. In the task's graph of the family, the claim looks it up anyway: the task's graph is
+        // looked for first, and the store once.
+        let graphFoundFirst = key.hasArguments ? AsyncGraph.ofCurrentTask() : nil
+        let isInTaskGraph = graphFoundFirst?.family === family
+        if scope.kind == .singleton && !isInTaskGraph
+            && (!family.isIntercepted || Resolver.readsUnintercepted(family)),
             let object = Resolver.cachedSingleton(key, in: family)
                 ?? Resolver.withCurrent({ $0.cachedSingletonObject(key, in: family) })
         {
             return .instance(object)
         }
-        let taskGraph = AsyncGraph.ofCurrentTask()
+        let taskGraph = key.hasArguments ? graphFoundFirst : AsyncGraph.ofCurrentTask()
         if let taskGraph, taskGraph.family === family {
             return .reading(Read(graph: taskGraph, opensGraph: false, step: taskGraph.decide(key, scope: scope)))
         }

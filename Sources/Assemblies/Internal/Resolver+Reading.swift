@@ -231,8 +231,10 @@ extension Resolver {
     /// and every other read in the graph.
     @inline(never)
     func decideSlowly(_ key: DefinitionKey, scope: Scope, in family: Family, suspends: Bool) -> Decision {
-        // A graph opened while intercepted reports each of its reads, cached singletons included.
-        if scope.kind == .singleton && !(graph.familyID == family.id && graph.isIntercepting)
+        // A graph opened while intercepted reports each of its reads, cached singletons included. A
+        // key with arguments is never in the thread's caches: in a graph of the family, the claim
+        // looks the store up, once.
+        if scope.kind == .singleton && !(graph.familyID == family.id && (graph.isIntercepting || key.hasArguments))
             && (!family.isIntercepted || Self.readsUnintercepted(family)),
             let object = cachedSingletonObject(key, in: family)
         {

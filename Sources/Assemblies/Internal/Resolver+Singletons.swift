@@ -313,6 +313,12 @@ extension Resolver {
     /// building, then the definitions read since, then `key` — the frames since the last claim, not
     /// the whole depth.
     func buildChain(to key: DefinitionKey) -> BuildChain {
+        // Most often, the slot is claimed in the body of the one this resolver builds: read in place,
+        // that slot's build is not copied.
+        let innermost = building.all.count - 1
+        if innermost >= 0 && building.all[innermost].frame == frames.count - 1 {
+            return BuildChain(between: [], last: StoredKey(key), after: building.all[innermost].chain)
+        }
         var between: [StoredKey] = []  // innermost first until the end
         var previous: BuildChain?
         for resolver in chain {
