@@ -39,7 +39,15 @@ func unboxed(_ object: AnyObject) -> Any {
 @inlinable
 @inline(__always)
 func unboxSingleton<T>(_ object: AnyObject, as _: T.Type) -> T {
-    isReference(T.self) ? unsafeBitCast(object, to: T.self) : unsafeDowncast(object, to: ValueBox<T>.self).value
+    isReference(T.self) ? unsafeBitCast(object, to: T.self) : unboxedValue(of: object, as: T.self)
+}
+
+/// The value a ``ValueBox`` of `T` holds. Not inlined: a getter of a class is compiled with the
+/// branch for a value, which this keeps out of it (one copy per type of value instead).
+@inlinable
+@inline(never)
+func unboxedValue<T>(of object: AnyObject, as _: T.Type) -> T {
+    unsafeDowncast(object, to: ValueBox<T>.self).value
 }
 
 /// The instance an object the engine handed back stands for, as a `T`: a weak singleton that is not

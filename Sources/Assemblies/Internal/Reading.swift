@@ -109,10 +109,19 @@ func withStored<T>(_ result: T, scope: Scope, _ body: (Unmanaged<AnyObject>) -> 
     if isReference(T.self) {
         body(Unmanaged.passUnretained(unsafeBitCast(result, to: AnyObject.self)))
     } else {
-        let object = stored(result, scope: scope)
-        body(Unmanaged.passUnretained(object))
-        withExtendedLifetime(object) {}
+        withBoxed(result, scope: scope, body)
     }
+}
+
+/// ``withStored(_:scope:_:)`` for a value that is not a class reference. Not inlined: a getter of a
+/// class is compiled with this branch, which this keeps out of it (one copy per type of value
+/// instead).
+@inlinable
+@inline(never)
+func withBoxed<T>(_ result: T, scope: Scope, _ body: (Unmanaged<AnyObject>) -> Void) {
+    let object = stored(result, scope: scope)
+    body(Unmanaged.passUnretained(object))
+    withExtendedLifetime(object) {}
 }
 
 extension Resolver {
