@@ -29,9 +29,9 @@ extension Resolver {
         let claim: SingletonStore.Claim
         if suspends {
             if thread.mayHaveForeignDependencies { takeInbox() }
-            claim = store.claimWithoutWaiting(key, scope: scope, for: claimant(for: key))
+            claim = store.claimWithoutWaiting(key, scope: scope, for: claimant())
         } else {
-            claim = store.claim(key, scope: scope, for: claimant(for: key), waited: &waited)
+            claim = store.claim(key, scope: scope, for: claimant(), waited: &waited)
             if waited { takeInbox() }
         }
         switch claim {
@@ -58,12 +58,12 @@ extension Resolver {
         }
     }
 
-    /// The thread, the frame about to be pushed, and the chain that leads to `key`.
-    func claimant(for key: DefinitionKey) -> SingletonStore.Claimant {
+    /// The thread, the frame about to be pushed, and this resolver, which makes the chain that leads
+    /// to the key read.
+    func claimant() -> SingletonStore.Claimant {
         SingletonStore.Claimant(
             frame: FrameReference(thread: thread, resolver: number, frame: frames.count, serial: frames.nextSerial),
-            reading: key,
-            by: self
+            readingBy: self
         )
     }
 

@@ -113,21 +113,21 @@ final class SingletonStore: @unchecked Sendable {
     struct Claimant {
         let frame: FrameReference
         /// Where the chain comes from: made only when a claim needs it, and with no closure to
-        /// allocate at every claim.
+        /// allocate at every claim (two references to copy: the claimant is passed around a lot).
         private let source: ChainSource
         var thread: ResolverThread { frame.thread }
 
         private enum ChainSource {
-            /// The resolver reading `key`, which makes the chain of its thread (see
-            /// ``Resolver/buildChain(to:)``); the read keeps `key`'s arguments alive.
-            case read(DefinitionKey, by: Resolver)
+            /// The resolver reading, which makes the chain of its thread (see
+            /// ``Resolver/buildChain(to:)``).
+            case reader(Resolver)
             case made(BuildChain)
         }
 
-        /// The claimant that `resolver`'s read of `key` is.
-        init(frame: FrameReference, reading key: DefinitionKey, by resolver: Resolver) {
+        /// The claimant that a read by `resolver` is.
+        init(frame: FrameReference, readingBy resolver: Resolver) {
             self.frame = frame
-            source = .read(key, by: resolver)
+            source = .reader(resolver)
         }
 
         /// A claimant whose chain is made already.
@@ -136,10 +136,10 @@ final class SingletonStore: @unchecked Sendable {
             source = .made(chain)
         }
 
-        /// The definitions from the thread's outermost read to the one being read.
-        func chain() -> BuildChain {
+        /// The definitions from the thread's outermost read to `key`, the one being read.
+        func chain(to key: DefinitionKey) -> BuildChain {
             switch source {
-            case .read(let key, let resolver): resolver.buildChain(to: key)
+            case .reader(let resolver): resolver.buildChain(to: key)
             case .made(let chain): chain
             }
         }
@@ -198,7 +198,7 @@ final class SingletonStore: @unchecked Sendable {
         defer { lock.unlock() }
         let slot = slot(key, scope: scope)
         let claim: Claim
-        switch slot.claim(by: thread, in: claimant.frame, chain: claimant.chain) {
+        switch slot.claim(by: thread, in: claimant.frame, chain: { claimant.chain(to: key) }) {
         case .instance(let object): claim = keepsWeakly(slot) ? .weaklyKept(object) : .instance(object)
         case .build(let chain):
             refuseBuildOnceClosed(key)
@@ -209,7 +209,7 @@ final class SingletonStore: @unchecked Sendable {
             // Checked each time round: the owner, or what it waits for, may have changed.
             let start = WaitRegistry.beginWait(thread, for: slot, of: self, ownedBy: owner, blocks: true)
             if case .closesACycle = start {
-                claim = take(slot, by: claimant)
+                claim = take(slot, reading: key, by: claimant)
                 break
             }
             guard case .waiting = start else {
@@ -226,7 +226,7 @@ final class SingletonStore: @unchecked Sendable {
                 // thread stays registered as waiting meanwhile.
                 Self.waitWarning(
                     reader: thread,
-                    readingFrom: claimant.chain().definitions,
+                    readingFrom: claimant.chain(to: key).definitions,
                     key: key,
                     holder: owner,
                     holderChain: chain.definitions
@@ -245,7 +245,7 @@ final class SingletonStore: @unchecked Sendable {
     func claimWithoutWaiting(_ key: DefinitionKey, scope: Scope, for claimant: Claimant) -> Claim {
         lock.withLock {
             let slot = slot(key, scope: scope)
-            switch slot.claim(by: claimant.thread, in: claimant.frame, chain: claimant.chain) {
+            switch slot.claim(by: claimant.thread, in: claimant.frame, chain: { claimant.chain(to: key) }) {
             case .instance(let object): return keepsWeakly(slot) ? .weaklyKept(object) : .instance(object)
             case .build(let chain):
                 refuseBuildOnceClosed(key)
@@ -423,9 +423,9 @@ final class SingletonStore: @unchecked Sendable {
     }
 
     /// Takes the instance of a slot whose owner waits for the claimant's thread; lock held.
-    private func take(_ slot: SingletonSlot, by claimant: Claimant) -> Claim {
+    private func take(_ slot: SingletonSlot, reading key: DefinitionKey, by claimant: Claimant) -> Claim {
         let thread = claimant.thread
-        switch slot.take(through: claimant.chain) {
+        switch slot.take(through: { claimant.chain(to: key) }) {
         case .held(let object, let dependency, let holder):
             if holder !== dependency.thread {
                 // Held for frames of other threads, which may have been retargeted since (see
