@@ -362,10 +362,9 @@ final class SingletonSlot: @unchecked Sendable {
     /// Publishes the finished `object`. Returns, with what ended, the instance to dispose of instead
     /// when ``drop()`` dropped the slot meanwhile: the slot is then gone.
     func publish(_ object: AnyObject) -> (ended: Ended, dropped: AnyObject?) {
-        guard isUnfinished else {
+        guard let (ended, isDropped) = end() else {
             preconditionFailure("Assemblies: a slot that isn't being built was published")
         }
-        let (ended, isDropped) = end()
         if isDropped { return (ended, object) }
         state = scope.kind == .weakSingleton ? .publishedWeakly(WeakReference(object)) : .published(object)
         return (ended, nil)
@@ -382,7 +381,7 @@ final class SingletonSlot: @unchecked Sendable {
 
     /// Gives the slot up: its body threw, or its graph did before the instance was finished.
     func abandon() -> Ended {
-        end().ended
+        end()?.ended ?? Ended(wakeup: Wakeup())
     }
 
     /// Marks a slot being built or held as dropped by a reset; false when it is whole (the store
@@ -413,8 +412,8 @@ final class SingletonSlot: @unchecked Sendable {
     }
 
     /// Ends the build: the slot is gone until ``publish(_:)`` makes it whole. Returns, with what
-    /// ended, whether a reset dropped the slot meanwhile.
-    private func end() -> (ended: Ended, isDropped: Bool) {
+    /// ended, whether a reset dropped the slot meanwhile; nil when it wasn't being built or held.
+    private func end() -> (ended: Ended, isDropped: Bool)? {
         switch takeState() {
         case .building(let build):
             let wakeup = Self.wakeup(of: build.waiters)
@@ -424,7 +423,7 @@ final class SingletonSlot: @unchecked Sendable {
             let ended = Ended(wakeup: wakeup, instance: held.object, takenBy: held.takenBy, chain: held.chain)
             return (ended, held.isDropped)
         case .published, .publishedWeakly, .gone:
-            return (Ended(wakeup: Wakeup()), false)
+            return nil
         }
     }
 }

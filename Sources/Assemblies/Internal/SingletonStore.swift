@@ -484,15 +484,17 @@ final class SingletonStore: @unchecked Sendable {
             () -> (SingletonSlot.Ended, Publication, [TaskWaiter.Resume], [SingletonSlot.Shutdown]) in
             let (ended, dropped) = slot.publish(object)
             var unlisted: [SingletonSlot.Shutdown] = []
-            if hasReleasedInstances, case .open = draining {
-                // No shutdown will come: the root was released first.
-                unlisted = slot.shutdowns
-            } else {
-                for run in slot.shutdowns {
-                    shutdowns.append(PendingShutdown(key: slot.storedKey, object: object, run: run))
+            if !slot.shutdowns.isEmpty {
+                if hasReleasedInstances, case .open = draining {
+                    // No shutdown will come: the root was released first.
+                    unlisted = slot.shutdowns
+                } else {
+                    for run in slot.shutdowns {
+                        shutdowns.append(PendingShutdown(key: slot.storedKey, object: object, run: run))
+                    }
                 }
+                slot.shutdowns = []
             }
-            slot.shutdowns = []
             let publication: Publication
             if let dropped {
                 if slots[slot.key] === slot { slots[slot.key] = nil }
