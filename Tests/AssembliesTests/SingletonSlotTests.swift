@@ -74,8 +74,8 @@ struct SingletonSlotTests {
         let instance = Instance()
         let (ended, dropped) = slot.publish(instance)
         #expect(dropped == nil)
-        #expect(ended.wakeup.threads.map(ObjectIdentifier.init) == [ObjectIdentifier(reader)], "the thread is woken")
-        #expect(ended.wakeup.waiters.map(ObjectIdentifier.init) == [ObjectIdentifier(reader)])
+        #expect(ended.wakeup?.threads.map(ObjectIdentifier.init) == [ObjectIdentifier(reader)], "the thread is woken")
+        #expect(ended.wakeup?.waiters.map(ObjectIdentifier.init) == [ObjectIdentifier(reader)])
         guard case .instance(let object) = claim(slot, by: reader) else {
             Issue.record("published")
             return
@@ -175,11 +175,11 @@ struct SingletonSlotTests {
             task.resume = { continuation.resume(returning: $0) }
             slot.add(.task(task))
             let ended = slot.abandon()
-            #expect(ended.wakeup.threads.count == 1)
-            #expect(ended.wakeup.waiters.count == 2, "case F: every waiter, thread and task")
+            #expect(ended.wakeup?.threads.count == 1)
+            #expect(ended.wakeup?.waiters.count == 2, "case F: every waiter, thread and task")
             #expect(ended.released.count == 1 && same(ended.released[0], instance))
             #expect(task.resume == nil, "a task is resumed once")
-            for resume in ended.wakeup.tasks { resume(.changed) }
+            for resume in ended.wakeup?.tasks ?? [] { resume(.changed) }
         }
         guard case .changed = outcome else {
             Issue.record("the task claims again")
@@ -269,7 +269,7 @@ struct SingletonSlotTests {
         #expect(slot.waiters.isEmpty, "the last build's waiters were let go: each registers again")
         slot.add(.thread(waiter))
         let (ended, _) = slot.publish(Instance())
-        #expect(ended.wakeup.waiters.map(ObjectIdentifier.init) == [ObjectIdentifier(waiter)])
+        #expect(ended.wakeup?.waiters.map(ObjectIdentifier.init) == [ObjectIdentifier(waiter)])
     }
 
     /// Simulated threads and tasks claim, wait, register, hold, publish, abandon, drop and cancel on
@@ -293,8 +293,8 @@ struct SingletonSlotTests {
         var builds = 0
 
         /// Every waiter woken is told once, and leaves the slot.
-        func received(_ wakeup: SingletonSlot.Wakeup, ended: Bool) {
-            let woken = wakeup.waiters.map(ObjectIdentifier.init)
+        func received(_ wakeup: SingletonSlot.Wakeup?, ended: Bool) {
+            let woken = wakeup?.waiters.map(ObjectIdentifier.init) ?? []
             #expect(Set(woken).count == woken.count, "a waiter was woken twice by one change")
             for (index, waiter) in waiters.enumerated() where woken.contains(ObjectIdentifier(waiter.identity)) {
                 #expect(phases[index] == .waiting, "only a waiter is woken")

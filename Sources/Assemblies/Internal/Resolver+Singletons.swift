@@ -107,7 +107,7 @@ extension Resolver {
             held.untilSteps.append(Pending(slot: slot, store: store, object: object))
             return
         }
-        if !thread.mayHaveForeignDependencies && !chain.contains(where: { !$0.handouts.isEmpty }) {
+        if !thread.mayHaveForeignDependencies && !hasHandouts {
             // What `settle` decides when nothing of this thread was handed out, and it depends on
             // no other thread: publish it now.
             publish(slot, object, in: store)
@@ -188,6 +188,17 @@ extension Resolver {
         case .dropped(let object): held.toDisposeAtClose.append(object)
         case .weaklyKept(let object): held.aliveUntilClose.append(object)
         }
+    }
+
+    /// Whether a frame of this resolver or of one it stands in for was handed out while being wired
+    /// (see ``outermostHandedOut()``).
+    private var hasHandouts: Bool {
+        var resolver = self
+        while resolver.handouts.isEmpty {
+            guard let next = resolver.outer else { return false }
+            resolver = next
+        }
+        return true
     }
 
     /// The lowest frame of this thread that was handed out while being wired, and its resolver: the

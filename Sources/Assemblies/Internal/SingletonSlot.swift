@@ -105,7 +105,8 @@ final class SingletonSlot: @unchecked Sendable {
 
     /// The waiters a change of the slot wakes, taken from it: the store wakes the threads while it
     /// holds its lock (waking one only sets its ``ResolverThread/parker``), and resumes the tasks
-    /// once it is let go.
+    /// once it is let go. A change that has no waiters to wake has none (nil), not an empty one:
+    /// three empty arrays would be copied and released with every publication.
     struct Wakeup {
         /// The threads to wake.
         var threads: [ResolverThread] = []
@@ -347,7 +348,7 @@ final class SingletonSlot: @unchecked Sendable {
     /// What ends the slot's build, published or given up: its waiters, all woken, and what it
     /// kept, to be released once the store's lock is let go.
     struct Ended {
-        var wakeup: Wakeup
+        var wakeup: Wakeup?
         /// The registered or held instance the slot kept, if any.
         var instance: AnyObject?
         /// The chain of the thread that took a held instance, if one did: its keys may keep
@@ -381,7 +382,7 @@ final class SingletonSlot: @unchecked Sendable {
 
     /// Gives the slot up: its body threw, or its graph did before the instance was finished.
     func abandon() -> Ended {
-        end()?.ended ?? Ended(wakeup: Wakeup())
+        end()?.ended ?? Ended()
     }
 
     /// Marks a slot being built or held as dropped by a reset; false when it is whole (the store
@@ -392,14 +393,15 @@ final class SingletonSlot: @unchecked Sendable {
     }
 
     /// Takes the waiters to wake: every one, each woken once, and no longer a waiter.
-    func takeWakeup() -> Wakeup {
+    func takeWakeup() -> Wakeup? {
         var taken: [Waiter] = []
         modifyUnfinished { waiters, _ in swap(&waiters, &taken) }
         return Self.wakeup(of: taken)
     }
 
-    /// How to wake `waiters`, each once.
-    private static func wakeup(of waiters: [Waiter]) -> Wakeup {
+    /// How to wake `waiters`, each once; nil when there are none.
+    private static func wakeup(of waiters: [Waiter]) -> Wakeup? {
+        guard !waiters.isEmpty else { return nil }
         var wakeup = Wakeup()
         for waiter in waiters {
             wakeup.waiters.append(waiter.identity)

@@ -412,14 +412,14 @@ final class SingletonStore: @unchecked Sendable {
     /// Does what waking a slot's waiters takes while the lock is held: they leave the wait-for graph
     /// (see ``WaitRegistry/woke(_:threads:)``), and the threads wake. Returns the tasks to resume once the
     /// lock is let go.
-    private func wake(_ wakeup: SingletonSlot.Wakeup) -> [TaskWaiter.Resume] {
-        if !wakeup.waiters.isEmpty { WaitRegistry.woke(wakeup.waiters, threads: wakeup.threads) }
+    private func wake(_ wakeup: SingletonSlot.Wakeup?) -> [TaskWaiter.Resume] {
+        if let wakeup { WaitRegistry.woke(wakeup.waiters, threads: wakeup.threads) }
         if case .waiting(let finished) = draining, !hasUnfinishedSlots {
             // The last slot being built has finished: the shutdown goes on, once the lock is let go.
             draining = .open
-            return wakeup.tasks + [{ _ in finished.resume() }]
+            return (wakeup?.tasks ?? []) + [{ _ in finished.resume() }]
         }
-        return wakeup.tasks
+        return wakeup?.tasks ?? []
     }
 
     /// Takes the instance of a slot whose owner waits for the claimant's thread; lock held.
