@@ -143,7 +143,7 @@ extension Assembly {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
-        let arguments = PackedArgumentList(repeat each arguments)
+        let arguments = ArgumentList.of(repeat each arguments)
         // The key doesn't retain its arguments: this call keeps them while the read runs.
         let definitionKey = DefinitionKey(
             assembly: type(of: self),

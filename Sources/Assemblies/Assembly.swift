@@ -322,7 +322,7 @@ open class Assembly: @unchecked Sendable {
         line: UInt = #line,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
-        let arguments = PackedArgumentList(repeat each arguments)
+        let arguments = ArgumentList.of(repeat each arguments)
         // The key doesn't retain its arguments: this call keeps them while the read runs.
         let definitionKey = DefinitionKey(
             assembly: type(of: self),
