@@ -120,6 +120,7 @@ public final class Overrides<Root: Assembly>: Sendable {
         let family = assembly.family
         let capture = OverrideCapture(doubles: DoubleMaker(factory))
         family.interceptCount.increment()
+        family.everyReaderCount.increment()
         family.asyncCaptures.increment()
         _ = try? await OverrideCapture.$pending.withValue(
             capture,
@@ -127,6 +128,7 @@ public final class Overrides<Root: Assembly>: Sendable {
             isolation: isolation
         )
         family.asyncCaptures.decrement()
+        family.everyReaderCount.decrement()
         family.interceptCount.decrement()
         add(capture, keyPath: nil, scope: scope, whenUnused: whenUnused, value: Value.self)
     }

@@ -28,6 +28,12 @@ final class Family: Sendable {
     /// task's overrides or reports itself, and singletons come from the per-thread caches: a read
     /// checks this one word first.
     @usableFromInline let interceptCount = AtomicCount()
+    /// How many of the reasons that intercept every reader of the family hold: an ``Observation``,
+    /// a capture by ``Overrides/replace(isolation:awaiting:scope:whenUnused:with:)``, the root's
+    /// release, the beginning of its shutdown (each counts in ``interceptCount`` and in a count of its
+    /// own too). While it is zero, only overrides intercept the family, and a read checks only whether
+    /// the current task or thread applies them (see ``Resolver/readsUnintercepted(_:)``).
+    let everyReaderCount = AtomicCount()
     /// How many async graphs of this family are open, in any task (see ``AsyncGraph``). While it is
     /// zero, a top-level read doesn't look for the current task's graph to join.
     let openAsyncGraphs = AtomicCount()
@@ -102,6 +108,7 @@ final class Family: Sendable {
     deinit {
         // Nothing reads the count now: each reader holds the family (an assembly's `family`).
         interceptCount.deallocate()
+        everyReaderCount.deallocate()
         openAsyncGraphs.deallocate()
         observedCount.deallocate()
         asyncCaptures.deallocate()
@@ -124,6 +131,7 @@ final class Family: Sendable {
             // An assembly made after this one at the same address is not the root.
             state.rootID = nil
             rootReleased.increment()
+            everyReaderCount.increment()
             interceptCount.increment()
             defer { state.assemblies = [:] }
             return Array(state.assemblies.values)
@@ -182,6 +190,7 @@ final class Family: Sendable {
             break
         }
         shutdownBegan.increment()
+        everyReaderCount.increment()
         interceptCount.increment()
         // Reads that were running when the shutdown began may build more while the first instances
         // shut down: those are shut down next. The shutdowns may read the family.

@@ -115,9 +115,11 @@ extension Family {
             if (current == nil) != (next == nil) {
                 if next == nil {
                     observedCount.decrement()
+                    everyReaderCount.decrement()
                     interceptCount.decrement()
                 } else {
                     interceptCount.increment()
+                    everyReaderCount.increment()
                     observedCount.increment()
                 }
             }

@@ -33,7 +33,7 @@ extension Resolver {
     @usableFromInline
     @inline(never)
     static func readsUnintercepted(_ family: Family) -> Bool {
-        guard family.observedCount.isZero && family.asyncCaptures.isZero && !family.isClosing else { return false }
+        guard family.everyReaderCount.isZero else { return false }
         if let address = assemblies_resolver() {
             let (isCapturing, isInPlainGraph, seesNoOverride) = Unmanaged<Resolver>.fromOpaque(address)
                 ._withUnsafeGuaranteedRef {
