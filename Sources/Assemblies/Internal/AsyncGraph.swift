@@ -218,7 +218,7 @@ final class AsyncGraph: @unchecked Sendable {
             case .cancelled:
                 let hasHandedOut = installed { resolver in
                     resolver.takeInbox()
-                    return resolver.outermostHandedOut() != nil
+                    return resolver.hasHandouts
                 }
                 // Throwing now would leave an instance that was handed out unfinished, which stops
                 // the program (see `undo(_:)`): this reader waits for the singleton.

@@ -192,7 +192,7 @@ extension Resolver {
 
     /// Whether a frame of this resolver or of one it stands in for was handed out while being wired
     /// (see ``outermostHandedOut()``).
-    private var hasHandouts: Bool {
+    var hasHandouts: Bool {
         var resolver = self
         while resolver.handouts.isEmpty {
             guard let next = resolver.outer else { return false }
@@ -298,7 +298,7 @@ extension Resolver {
             // steps), which that thread now waits for: this thread goes on, and `settle` holds the
             // items for that frame instead. (Were it to wait, two threads could each wait for the
             // other's frames, and nothing would break that cycle.)
-            if self.outermostHandedOut() != nil { return true }
+            if self.hasHandouts { return true }
             guard let first else { return false }
             // What these wait for changed hands: a thread that reads one now depends on `first`.
             for item in items {
