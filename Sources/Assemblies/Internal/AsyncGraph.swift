@@ -87,7 +87,12 @@ final class AsyncGraph: @unchecked Sendable {
     /// The innermost graph the current task opened, if any.
     static func ofCurrentTask() -> AsyncGraph? {
         guard let task = TaskIdentity.current else { return nil }
-        return Resolver.withCurrent { TaskGraphs.graph(of: task, remembering: &$0.taskGraphMemo) }
+        return of(task)
+    }
+
+    /// The innermost graph `task` — the current one — opened, if any.
+    static func of(_ task: TaskIdentity) -> AsyncGraph? {
+        Resolver.withCurrent { TaskGraphs.graph(of: task, remembering: &$0.taskGraphMemo) }
     }
 
     /// The innermost graph of `family` the current task opened, if any: the current task's graph
@@ -106,8 +111,33 @@ final class AsyncGraph: @unchecked Sendable {
         guard let task = TaskIdentity.current else {
             preconditionFailure("Assemblies: an async read outside a task")
         }
-        let graph = outer.map { AsyncGraph(family: family, outer: $0, owner: task) } ?? outermost(of: family, for: task)
+        let graph = opened(family, for: task, inside: outer)
         graph.installed { $0.beginGraph(asTheTaskSees: family) }
+        return graph
+    }
+
+    /// Opens a graph of `family` for `task`, the current one, inside `outer` as ``open(_:inside:)``
+    /// does, and decides the read of `key` that opens it, with the graph's resolver installed once
+    /// for both.
+    static func open(
+        _ family: Family,
+        for task: TaskIdentity,
+        inside outer: AsyncGraph?,
+        deciding key: DefinitionKey,
+        scope: Scope
+    ) -> (AsyncGraph, Step) {
+        let graph = opened(family, for: task, inside: outer)
+        let decision = graph.installed { resolver in
+            resolver.beginGraph(asTheTaskSees: family)
+            return resolver.decide(key, scope: scope, in: family, suspends: true)
+        }
+        return (graph, Step(decision))
+    }
+
+    /// A graph of `family` for `task`, counted open and found by the task's reads, but not begun on
+    /// its resolver yet.
+    private static func opened(_ family: Family, for task: TaskIdentity, inside outer: AsyncGraph?) -> AsyncGraph {
+        let graph = outer.map { AsyncGraph(family: family, outer: $0, owner: task) } ?? outermost(of: family, for: task)
         family.openAsyncGraphs.increment()
         Resolver.withCurrent { TaskGraphs.enter(graph, of: task, remembering: &$0.taskGraphMemo) }
         return graph
@@ -120,16 +150,33 @@ final class AsyncGraph: @unchecked Sendable {
         recycle(&graph)
     }
 
+    /// Leaves the frame `handle` names with `object` (see ``leave(_:returning:)``), then finishes
+    /// `graph`, whose top-level read it is (see ``finish(_:)``), with the graph's resolver installed
+    /// once for both.
+    static func finish(
+        _ graph: inout AsyncGraph,
+        leaving handle: DefinitionHandle,
+        returning object: Unmanaged<AnyObject>
+    ) {
+        graph.end { resolver in
+            handle.resolver._withUnsafeGuaranteedRef { $0.leave(handle.frame, returning: object) }
+            resolver.finishGraph()
+        }
+        recycle(&graph)
+    }
+
     /// Ends a graph whose top-level read threw.
     func abandon() {
         end { $0.abandonGraph() }
     }
 
-    /// Takes the graph out of its task's entry, closes it on its resolver with `close`, and ends the
-    /// task's identity with its outermost graph.
+    /// Closes the graph on its resolver with `close`, takes it out of its task's entry, and ends the
+    /// task's identity with its outermost graph. While `close` runs — hooks, `afterAllInjections`
+    /// steps, deinits of what the graph releases — the graph's resolver is installed, so the task's
+    /// synchronous reads there are made on it, never looked up in ``TaskGraphs``.
     private func end(closing close: (Resolver) -> Void) {
-        Resolver.withCurrent { TaskGraphs.leave(self, of: task, remembering: &$0.taskGraphMemo) }
         installed(close)
+        Resolver.withCurrent { TaskGraphs.leave(self, of: task, remembering: &$0.taskGraphMemo) }
         if outer == nil { resolver.thread.end() }
         family.openAsyncGraphs.decrement()
     }
@@ -167,6 +214,15 @@ final class AsyncGraph: @unchecked Sendable {
         case wait(Waiting)
         /// The task was cancelled while it waited: throw `CancellationError`.
         case cancelled
+
+        /// What a read does next after its resolver decided `decision`.
+        init(_ decision: Resolver.Decision) {
+            switch decision {
+            case .instance(let object): self = .instance(object)
+            case .build(let handle): self = .build(handle)
+            case .wait(let slot, let store): self = .wait(Waiting(slot: slot, store: store))
+            }
+        }
     }
 
     /// A slot that a read found being built elsewhere, and its store.
@@ -189,11 +245,7 @@ final class AsyncGraph: @unchecked Sendable {
             if afterWaiting { resolver.takeInbox() }
             return decision
         }
-        switch decision {
-        case .instance(let object): return .instance(object)
-        case .build(let handle): return .build(handle)
-        case .wait(let slot, let store): return .wait(Waiting(slot: slot, store: store))
-        }
+        return Step(decision)
     }
 
     /// Waits for the slot a read of `key` found built elsewhere to change, and decides again, until

@@ -190,8 +190,13 @@ enum AsyncReading {
         opened: Bool,
         scope: Scope
     ) -> T {
-        withStored(result, scope: scope) { graph.leave(handle, returning: $0) }
-        if opened { AsyncGraph.finish(&graph) }
+        withStored(result, scope: scope) { object in
+            if opened {
+                AsyncGraph.finish(&graph, leaving: handle, returning: object)
+            } else {
+                graph.leave(handle, returning: object)
+            }
+        }
         return result
     }
 
@@ -216,7 +221,10 @@ enum AsyncReading {
         {
             return .instance(object)
         }
-        let taskGraph = key.hasArguments ? graphFoundFirst : AsyncGraph.ofCurrentTask()
+        guard let task = TaskIdentity.current else {
+            preconditionFailure("Assemblies: an async read outside a task")
+        }
+        let taskGraph = key.hasArguments ? graphFoundFirst : AsyncGraph.of(task)
         if let taskGraph, taskGraph.family === family {
             return .reading(Read(graph: taskGraph, opensGraph: false, step: taskGraph.decide(key, scope: scope)))
         }
@@ -224,8 +232,7 @@ enum AsyncReading {
             family.requireOpen(reading: key)
             WiringFindings.noteTopLevelRead(key)
         }
-        var graph = AsyncGraph.open(family, inside: taskGraph)
-        let step = graph.decide(key, scope: scope)
+        var (graph, step) = AsyncGraph.open(family, for: task, inside: taskGraph, deciding: key, scope: scope)
         guard case .instance(let object) = step else {
             return .reading(Read(graph: graph, opensGraph: true, step: step))
         }

@@ -365,7 +365,8 @@ final class Resolver {
     /// the last task, and the singletons it cached for it. Its record becomes `task`'s when nothing
     /// else holds it any more (see ``ResolverThread/restart(for:)``); a new one otherwise.
     func serve(_ task: TaskIdentity) {
-        precondition(isIdle && thread.isTask, "Assemblies: a resolver in use was given to another task")
+        // `recycle` kept this resolver only if it was idle, and nothing else has held it since.
+        assert(isIdle && thread.isTask, "Assemblies: a resolver in use was given to another task")
         number = Self.nextNumber()
         spare = nil
         if isKnownUniquelyReferenced(&thread) {
