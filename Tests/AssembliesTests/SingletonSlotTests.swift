@@ -154,7 +154,7 @@ struct SingletonSlotTests {
     @Test func aSlotOwnedBelowTheReaderOnItsThreadNamesTheChainInsteadOfWaiting() {
         let slot = slot()
         let (below, reader) = (ResolverThread(), ResolverThread())
-        reader.host = below  // the reader's graph runs above `below`'s on one thread
+        reader.host = ObjectIdentifier(below)  // the reader's graph runs above `below`'s on one thread
         claim(slot, by: below)
         guard case .heldBelow(let chain) = claim(slot, by: reader) else {
             Issue.record("held below")

@@ -47,6 +47,14 @@ final class AsyncGraph: @unchecked Sendable {
         guard let openFamily else { preconditionFailure("Assemblies: a graph was read while its thread kept it") }
         return openFamily
     }
+    /// ``family``'s ``Family/id`` (0 while the thread keeps the graph): compared without taking a
+    /// reference to the family.
+    @exclusivity(unchecked) private var familyID: UInt64
+
+    /// Whether the graph reads `family`.
+    func reads(_ family: Family) -> Bool {
+        familyID == family.id
+    }
     /// The task that opened the graph, and reads in it.
     @exclusivity(unchecked) private(set) var task: TaskIdentity
     /// Never changes: a `var` only so that ``recycle(_:)`` can ask whether the graph holds the only
@@ -62,6 +70,7 @@ final class AsyncGraph: @unchecked Sendable {
 
     private init(family: Family, outer: AsyncGraph?, owner: TaskIdentity) {
         openFamily = family
+        familyID = family.id
         task = owner
         self.outer = outer
         if let outer {
@@ -79,6 +88,7 @@ final class AsyncGraph: @unchecked Sendable {
             return AsyncGraph(family: family, outer: nil, owner: owner)
         }
         graph.openFamily = family
+        graph.familyID = family.id
         graph.task = owner
         graph.resolver.serve(owner)
         return graph
@@ -99,7 +109,7 @@ final class AsyncGraph: @unchecked Sendable {
     /// or one it is nested in.
     static func ofCurrentTask(of family: Family) -> AsyncGraph? {
         var graph = ofCurrentTask()
-        while let open = graph, open.family !== family {
+        while let open = graph, !open.reads(family) {
             graph = open.outer
         }
         return graph
@@ -192,15 +202,19 @@ final class AsyncGraph: @unchecked Sendable {
                 && graph.resolver.isIdle
         else { return }
         graph.openFamily = nil
+        graph.familyID = 0
         Resolver.threadRecord.lastTaskGraph = graph
     }
 
     /// Runs `body` with the graph's resolver as this thread's current one, then puts back the
     /// thread's own. `body` can't suspend, so the graph never stays installed on a thread that runs
     /// another task. The task's reads check the stack of this thread meanwhile.
-    func installed<Result, E: Error>(_ body: (Resolver) throws(E) -> Result) throws(E) -> Result {
-        resolver.runsOnStack(Resolver.withCurrent { $0.thread.currentStack })
-        return try resolver.installed { () throws(E) in try body(resolver) }
+    func installed<Result>(_ body: (Resolver) -> Result) -> Result {
+        // The graph holds its resolver for the call: no reference of its own.
+        unretainedResolver._withUnsafeGuaranteedRef { resolver in
+            resolver.runsOnStack(Resolver.withCurrent { $0.thread.currentStack })
+            return resolver.installed { body(resolver) }
+        }
     }
 
     /// What a read in the graph does next.
@@ -232,14 +246,15 @@ final class AsyncGraph: @unchecked Sendable {
         let store: SingletonStore
     }
 
-    /// Decides a read of `key` in this graph, with its resolver installed: never ``Step/cancelled``.
-    func decide(_ key: DefinitionKey, scope: Scope) -> Step {
-        decide(key, scope: scope, afterWaiting: false)
+    /// Decides a read of `key` of `family` — the graph's — in this graph, with its resolver
+    /// installed: never ``Step/cancelled``.
+    func decide(_ key: DefinitionKey, scope: Scope, in family: Family) -> Step {
+        decide(key, scope: scope, in: family, afterWaiting: false)
     }
 
     /// Decides with the resolver installed; `afterWaiting` when the task has waited since it last
     /// decided (threads may have taken instances from it meanwhile).
-    private func decide(_ key: DefinitionKey, scope: Scope, afterWaiting: Bool) -> Step {
+    private func decide(_ key: DefinitionKey, scope: Scope, in family: Family, afterWaiting: Bool) -> Step {
         let decision = installed { resolver in
             let decision = resolver.decide(key, scope: scope, in: family, suspends: true)
             if afterWaiting { resolver.takeInbox() }
@@ -254,6 +269,7 @@ final class AsyncGraph: @unchecked Sendable {
     func decide(_ key: DefinitionKey, scope: Scope, afterWaitingFor waiting: Waiting, cancellable: Bool) async -> Step {
         var waiting = waiting
         var cancellable = cancellable
+        let family = family
         while true {
             let chain = resolver.threadChain(to: key).map(StoredKey.init)
             let outcome = await waiting.store.wait(
@@ -279,7 +295,7 @@ final class AsyncGraph: @unchecked Sendable {
             case .cycle(let chain):
                 Failure.asyncSingletonCycle(resolver.threadChain(to: key), held: chain)
             }
-            let step = decide(key, scope: scope, afterWaiting: true)
+            let step = decide(key, scope: scope, in: family, afterWaiting: true)
             guard case .wait(let next) = step else { return step }
             waiting = next
         }

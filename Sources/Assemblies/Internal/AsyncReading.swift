@@ -213,7 +213,7 @@ enum AsyncReading {
         // lock. In the task's graph of the family, the claim looks it up anyway: the task's graph is
         // looked for first, and the store once.
         let graphFoundFirst = key.hasArguments ? AsyncGraph.ofCurrentTask() : nil
-        let isInTaskGraph = graphFoundFirst?.family === family
+        let isInTaskGraph = graphFoundFirst?.reads(family) ?? false
         if scope.kind == .singleton && !isInTaskGraph
             && (!family.isIntercepted || Resolver.readsUnintercepted(family)),
             let object = Resolver.cachedSingleton(key, in: family)
@@ -225,8 +225,10 @@ enum AsyncReading {
             preconditionFailure("Assemblies: an async read outside a task")
         }
         let taskGraph = key.hasArguments ? graphFoundFirst : AsyncGraph.of(task)
-        if let taskGraph, taskGraph.family === family {
-            return .reading(Read(graph: taskGraph, opensGraph: false, step: taskGraph.decide(key, scope: scope)))
+        if let taskGraph, taskGraph.reads(family) {
+            return .reading(
+                Read(graph: taskGraph, opensGraph: false, step: taskGraph.decide(key, scope: scope, in: family))
+            )
         }
         if family.isIntercepted {
             family.requireOpen(reading: key)

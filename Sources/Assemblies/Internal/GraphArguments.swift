@@ -98,7 +98,7 @@ extension AsyncGraph {
         _ body: () async throws(E) -> Result
     ) async throws(E) -> Result {
         let outer = ofCurrentTask()
-        if outer?.family === family {
+        if outer?.reads(family) ?? false {
             Failure.providerCarryingInsideARead(family.configuration.rootType)
         }
         var graph = open(family, inside: outer)

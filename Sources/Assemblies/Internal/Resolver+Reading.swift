@@ -320,11 +320,11 @@ extension Resolver {
         if thread.isTask && !current.thread.isTask {
             // A task's graph joined by a synchronous read of a thread: the task's synchronous reads
             // check the stack of that thread, and a slot the thread owns below this read is
-            // recognised (see ``ResolverThread/isBelow(_:)``). The host it replaces moves into the
-            // installation, and the thread's record into its place, each without a copy.
+            // recognised (see ``ResolverThread/isBelow(_:)``). The host it replaces goes into the
+            // installation.
             runsOnStack(current.thread.currentStack)
-            installation = Installation(over: over, joinedThread: .init(replacedHost: thread.host.take()))
-            thread.host = current.thread
+            installation = Installation(over: over, joinedThread: .init(replacedHost: thread.host))
+            thread.host = ObjectIdentifier(current.thread)
         } else {
             installation = Installation(over: over)
         }

@@ -304,7 +304,7 @@ final class Resolver {
         var joinedThread: JoinedThread?
 
         struct JoinedThread {
-            let replacedHost: ResolverThread?
+            let replacedHost: ObjectIdentifier?
         }
 
         init(over: Unmanaged<Resolver>, joinedThread: JoinedThread? = nil) {

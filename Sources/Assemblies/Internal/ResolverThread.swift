@@ -109,15 +109,16 @@ final class ResolverThread: @unchecked Sendable {
     @exclusivity(unchecked) var isPinned = false
 
     /// For a task: the thread whose synchronous read joined the task's graph, while it runs there
-    /// (see ``Resolver/install(over:)``).
-    @exclusivity(unchecked) var host: ResolverThread?
+    /// (see ``Resolver/install(over:)``). Only compared, never followed, so it keeps nothing alive:
+    /// the thread's own resolver holds its record for as long as the read runs.
+    @exclusivity(unchecked) var host: ObjectIdentifier?
 
     /// Whether the code of `reader`, a thread or task other than this one, runs below code of this
     /// one on the same thread: this is the task running now, or the thread whose read joined
     /// `reader`'s graph. A slot this one owns then waits for code that can't go on before `reader`
     /// returns.
     func isBelow(_ reader: ResolverThread) -> Bool {
-        isTask ? isCurrentTask : reader.host === self
+        isTask ? isCurrentTask : reader.host == ObjectIdentifier(self)
     }
 
     /// For a thread: the last top-level async graph that ended on it, kept without its family, which
