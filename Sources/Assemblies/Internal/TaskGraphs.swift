@@ -70,10 +70,15 @@ enum TaskGraphs {
 
     /// ``graph(of:remembering:)``, unretained: for `task` itself, which holds its graph until it
     /// leaves it, so that the graph lives for as long as what the task does meanwhile.
+    @inline(__always)
     static func unretainedGraph(of task: TaskIdentity, remembering memo: inout Memo) -> Unmanaged<AsyncGraph>? {
-        if memo.holds(for: task) {
-            return memo.graph
-        }
+        memo.holds(for: task) ? memo.graph : lookUp(task, remembering: &memo)
+    }
+
+    /// ``unretainedGraph(of:remembering:)`` when the memo doesn't hold: looked up in the task's
+    /// shard, under its lock, and remembered.
+    @inline(never)
+    private static func lookUp(_ task: TaskIdentity, remembering memo: inout Memo) -> Unmanaged<AsyncGraph>? {
         let shard = shard(of: task)
         shard.lock.lock()
         defer { shard.lock.unlock() }
