@@ -2,21 +2,21 @@
 ///
 /// An async read runs on the resolver of the task's ``AsyncGraph`` — the graph of the top-level
 /// `await` read it belongs to, or a new one — through the same three calls as a synchronous read:
-/// the graph decides (``AsyncGraph/decide(_:scope:)``), handing back an instance or the frame to
+/// the graph decides (``AsyncGraph/decide(_:scope:in:)``), handing back an instance or the frame to
 /// build one in, the body runs and may suspend, and the graph leaves the frame
-/// (``AsyncGraph/leave(_:returning:)``, or ``AsyncGraph/bodyThrew(_:abandoning:)``). Each call runs with the
-/// graph's resolver installed on the thread the task is on at the time. The only difference: a task
-/// that finds a stored definition being built elsewhere suspends until its slot changes, instead of
-/// blocking its thread.
+/// (``AsyncGraph/leave(_:returning:)``, or ``AsyncGraph/bodyThrew(_:abandoning:)``). Each call runs
+/// with the graph's resolver installed on the thread the task is on at the time. The only
+/// difference: a task that finds a stored definition being built elsewhere suspends until its slot
+/// changes, instead of blocking its thread.
 ///
-/// The getter inlines one non-generic, synchronous call, ``begin(_:scope:in:)``, which answers a
-/// cached or captured read at once and otherwise decides the read in the task's graph (opening it
-/// for a top-level read); and one unspecialized generic async function,
-/// ``read(_:scope:_:isolation:_:)`` (one for each shape of body), which waits for a slot being built
-/// elsewhere if it must, runs the body, leaves the frame and ends the graph the read opened. Being
-/// unspecialized, it allocates its generic values in the task: only the body's result and error.
-/// Inlined into every getter instead, it would spare the task those, and cost the compiler twelve
-/// times as long for a chain of async getters.
+/// The getter inlines the orchestration (``read(_:scope:in:isolation:_:)``): non-generic calls into
+/// the engine — ``begin(_:scope:in:)``, which answers a cached or captured read at once and otherwise
+/// decides the read in the task's graph (opening it for a top-level read), the wait for a slot being
+/// built elsewhere, and ``Read``'s calls that leave the frame and end the graph — around one generic
+/// call, ``run(_:in:key:isolation:)``, which runs the body and is never inlined. The getter's frame
+/// keeps the body's result and error, so the task allocates nothing for them; and since no getter
+/// carries the body it calls, a chain of async getters doesn't inline into itself (which took the
+/// compiler minutes for 500 of them when the body was inlined too).
 @usableFromInline
 enum AsyncReading {
     /// How an `await` read goes on after ``begin(_:scope:in:)``.
@@ -36,14 +36,84 @@ enum AsyncReading {
     /// so that its resolver can serve the next graph (see ``AsyncGraph/finish(_:)``).
     @usableFromInline
     struct Read {
-        /// Nil once ``read(_:scope:_:isolation:_:)`` has taken it over.
-        var graph: AsyncGraph?
-        let opensGraph: Bool
-        let step: AsyncGraph.Step
+        @usableFromInline var graph: AsyncGraph?
+        @usableFromInline let opensGraph: Bool
+        @usableFromInline var step: AsyncGraph.Step
+
+        init(graph: AsyncGraph, opensGraph: Bool, step: AsyncGraph.Step) {
+            self.graph = graph
+            self.opensGraph = opensGraph
+            self.step = step
+        }
+
+        /// Whether the read waits for a slot being built elsewhere before it goes on.
+        @usableFromInline
+        var mustWait: Bool {
+            if case .wait = step { return true }
+            return false
+        }
+
+        /// The frame the body builds in, or nil when the read builds nothing.
+        @usableFromInline
+        var handle: DefinitionHandle? {
+            if case .build(let handle) = step { return handle }
+            return nil
+        }
+
+        /// Ends a read that builds nothing, ending the graph first when the read opened it: the
+        /// instance it has, or nil when the task was cancelled.
+        @usableFromInline
+        mutating func ended() -> AnyObject? {
+            guard var graph = graph.take() else { preconditionFailure("Assemblies: an async read ended twice") }
+            switch step {
+            case .instance(let object):
+                if opensGraph { AsyncGraph.finish(&graph) }
+                return object
+            case .cancelled:
+                if opensGraph { graph.abandon() }
+                return nil
+            case .build, .wait:
+                preconditionFailure("Assemblies: an async read ended before it built or waited")
+            }
+        }
+
+        /// Records that the body of the frame `handle` names can throw.
+        @usableFromInline
+        func bodyMayThrow(_ handle: DefinitionHandle) {
+            guard let graph else { preconditionFailure("Assemblies: an async read ran after it ended") }
+            graph.bodyMayThrow(handle)
+        }
+
+        /// Undoes the frame of a body that threw, and ends the graph when the read opened it.
+        @usableFromInline
+        mutating func bodyThrew() {
+            guard let graph = graph.take(), let handle else {
+                preconditionFailure("Assemblies: an async read threw with no frame")
+            }
+            graph.bodyThrew(handle, abandoning: opensGraph)
+        }
+
+        /// Leaves the frame `handle` names with `object`, the instance as the engine keeps it, and
+        /// ends the graph when the read opened it.
+        @usableFromInline
+        mutating func built(returning object: Unmanaged<AnyObject>) {
+            guard var graph = graph.take(), let handle else {
+                preconditionFailure("Assemblies: an async read built with no frame")
+            }
+            if opensGraph {
+                AsyncGraph.finish(&graph, leaving: handle, returning: object)
+            } else {
+                graph.leave(handle, returning: object)
+            }
+        }
     }
 
     /// Reads the definition `key` of `family` in the current task's graph of the family, or in a
-    /// new one.
+    /// new one: ``begin(_:scope:in:)`` decides, the read waits for a slot being built elsewhere if
+    /// it must (``wait(_:scope:_:isolation:cancellable:)``), ``run(_:in:key:isolation:)`` runs the
+    /// body, and ``Read`` leaves the frame and ends the graph the read opened. Everything but the
+    /// body's call is one of those non-generic calls, so the getter's frame keeps the body's result
+    /// and error: the task allocates nothing for them.
     @inlinable
     @inline(__always)
     static func read<T, E: Error>(
@@ -53,12 +123,30 @@ enum AsyncReading {
         isolation: isolated (any Actor)?,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
+        var read: Read
         switch begin(key, scope: scope, in: family) {
         case .instance(let object):
             return unboxStored(object, scope: scope, as: T.self)
-        case .reading(var read):
-            return try await Self.read(key, scope: scope, &read, isolation: isolation, body)
+        case .reading(let begun):
+            read = begun
         }
+        if read.mustWait {
+            await wait(key, scope: scope, &read, isolation: isolation, cancellable: admitsCancellation(E.self))
+        }
+        guard let handle = read.handle else {
+            guard let object = read.ended() else { throw cancellation(as: E.self) }
+            return unboxStored(object, scope: scope, as: T.self)
+        }
+        if E.self != Never.self { read.bodyMayThrow(handle) }
+        let result: T
+        do {
+            result = try await run(body, in: handle, key: key, isolation: isolation)
+        } catch {
+            read.bodyThrew()
+            throw error
+        }
+        withStored(result, scope: scope) { read.built(returning: $0) }
+        return result
     }
 
     /// The same, for a body that takes no `Definition`: called as it is, with no closure around it,
@@ -72,132 +160,86 @@ enum AsyncReading {
         isolation: isolated (any Actor)?,
         _ body: () async throws(E) -> T
     ) async throws(E) -> T {
+        var read: Read
         switch begin(key, scope: scope, in: family) {
         case .instance(let object):
             return unboxStored(object, scope: scope, as: T.self)
-        case .reading(var read):
-            return try await Self.read(key, scope: scope, &read, isolation: isolation, body)
+        case .reading(let begun):
+            read = begun
         }
-    }
-
-    /// Goes on with a read that ``begin(_:scope:in:)`` left in a graph: waits for a slot being built
-    /// elsewhere, runs the body, leaves its frame, and ends the graph when the read opened it.
-    ///
-    /// Generic, but never specialized: compiled once, in the library, it keeps async getters small
-    /// to compile, and it is the one async frame the read adds to the task. Its generic values live
-    /// in memory the task allocates, one allocation each, so it keeps only two: the body's result
-    /// and its error. The body's error goes on as it is, with its frame undone in a `defer` — a
-    /// `catch` would keep a second copy — and the result goes to ``built(_:in:leaving:opened:scope:)``
-    /// without a copy.
-    @usableFromInline
-    static func read<T, E: Error>(
-        _ key: DefinitionKey,
-        scope: Scope,
-        _ read: inout Read,
-        isolation: isolated (any Actor)?,
-        _ body: (Definition<T>) async throws(E) -> T
-    ) async throws(E) -> T {
-        var (graph, step) = await settle(
-            key,
-            scope: scope,
-            &read,
-            isolation: isolation,
-            throwing: E.self
-        )
-        guard case .build(let handle) = step else {
-            guard let object = ended(&graph, at: step, opened: read.opensGraph) else { throw cancellation(as: E.self) }
+        if read.mustWait {
+            await wait(key, scope: scope, &read, isolation: isolation, cancellable: admitsCancellation(E.self))
+        }
+        guard let handle = read.handle else {
+            guard let object = read.ended() else { throw cancellation(as: E.self) }
             return unboxStored(object, scope: scope, as: T.self)
         }
-        if E.self != Never.self { graph.bodyMayThrow(handle) }
-        var hasLeft = false
-        defer { if !hasLeft { graph.bodyThrew(handle, abandoning: read.opensGraph) } }
-        let result = try await body(Definition(handle, key: key))
-        hasLeft = true
-        return built(consume result, in: &graph, leaving: handle, opened: read.opensGraph, scope: scope)
-    }
-
-    /// The same, for a body that takes no `Definition`, called as it is: a closure around it to
-    /// make a `Definition` of the handle would be one more async frame per read.
-    @usableFromInline
-    static func read<T, E: Error>(
-        _ key: DefinitionKey,
-        scope: Scope,
-        _ read: inout Read,
-        isolation: isolated (any Actor)?,
-        _ body: () async throws(E) -> T
-    ) async throws(E) -> T {
-        var (graph, step) = await settle(
-            key,
-            scope: scope,
-            &read,
-            isolation: isolation,
-            throwing: E.self
-        )
-        guard case .build(let handle) = step else {
-            guard let object = ended(&graph, at: step, opened: read.opensGraph) else { throw cancellation(as: E.self) }
-            return unboxStored(object, scope: scope, as: T.self)
+        if E.self != Never.self { read.bodyMayThrow(handle) }
+        let result: T
+        do {
+            result = try await run(body, isolation: isolation)
+        } catch {
+            read.bodyThrew()
+            throw error
         }
-        if E.self != Never.self { graph.bodyMayThrow(handle) }
-        var hasLeft = false
-        defer { if !hasLeft { graph.bodyThrew(handle, abandoning: read.opensGraph) } }
-        let result = try await body()
-        hasLeft = true
-        return built(consume result, in: &graph, leaving: handle, opened: read.opensGraph, scope: scope)
-    }
-
-    /// Takes over `read`'s graph, and waits there, if the read must, until it has an instance, a
-    /// frame to build one in, or was cancelled (when errors of type `E` can be a
-    /// `CancellationError`): never ``AsyncGraph/Step/wait(_:)``.
-    @inline(__always)
-    private static func settle<E: Error>(
-        _ key: DefinitionKey,
-        scope: Scope,
-        _ read: inout Read,
-        isolation: isolated (any Actor)?,
-        throwing _: E.Type
-    ) async -> (AsyncGraph, AsyncGraph.Step) {
-        guard let graph = read.graph.take() else {
-            preconditionFailure("Assemblies: an async read went on twice")
-        }
-        guard case .wait(let waiting) = read.step else { return (graph, read.step) }
-        let cancellable = admitsCancellation(E.self)
-        let step = await graph.decide(key, scope: scope, afterWaitingFor: waiting, cancellable: cancellable)
-        return (graph, step)
-    }
-
-    /// Ends a read that builds nothing, ending `graph` first when the read `opened` it: the instance
-    /// `step` has, or nil when the task was cancelled.
-    private static func ended(_ graph: inout AsyncGraph, at step: AsyncGraph.Step, opened: Bool) -> AnyObject? {
-        switch step {
-        case .instance(let object):
-            if opened { AsyncGraph.finish(&graph) }
-            return object
-        case .cancelled:
-            if opened { graph.abandon() }
-            return nil
-        case .build, .wait:
-            preconditionFailure("Assemblies: an async read ended before it built or waited")
-        }
-    }
-
-    /// Leaves the frame `handle` names with the body's `result`, and ends `graph` when the read
-    /// `opened` it. Not inlined: the async function that calls it keeps no copy of `result`.
-    @inline(never)
-    private static func built<T>(
-        _ result: consuming T,
-        in graph: inout AsyncGraph,
-        leaving handle: DefinitionHandle,
-        opened: Bool,
-        scope: Scope
-    ) -> T {
-        withStored(result, scope: scope) { object in
-            if opened {
-                AsyncGraph.finish(&graph, leaving: handle, returning: object)
-            } else {
-                graph.leave(handle, returning: object)
-            }
-        }
+        withStored(result, scope: scope) { read.built(returning: $0) }
         return result
+    }
+
+    /// Runs an async body in the frame `handle` names. Never inlined, so that a getter never carries
+    /// the body it calls, nor the getters that body reads: inlined, a chain of async getters would
+    /// inline into each other, and take the compiler minutes.
+    @inlinable
+    @inline(never)
+    static func run<T, E: Error>(
+        _ body: (Definition<T>) async throws(E) -> T,
+        in handle: DefinitionHandle,
+        key: DefinitionKey,
+        isolation: isolated (any Actor)?
+    ) async throws(E) -> T {
+        try await body(Definition(handle, key: key))
+    }
+
+    /// The same, for a body that takes no `Definition`.
+    @inlinable
+    @inline(never)
+    static func run<T, E: Error>(
+        _ body: () async throws(E) -> T,
+        isolation: isolated (any Actor)?
+    ) async throws(E) -> T {
+        try await body()
+    }
+
+    /// Whether an error of type `E` can be a `CancellationError`. Not inlined: one copy per error
+    /// type, called only when a read waits.
+    @inlinable
+    @inline(never)
+    static func admitsCancellation<E: Error>(_: E.Type) -> Bool {
+        CancellationError() is E
+    }
+
+    /// A `CancellationError`, as an `E` (see ``admitsCancellation(_:)``). Not inlined: one copy per
+    /// error type.
+    @inlinable
+    @inline(never)
+    static func cancellation<E: Error>(as _: E.Type) -> E {
+        CancellationError() as! E
+    }
+
+    /// Waits, in `read`'s graph, for the slot it found being built elsewhere, until it has an
+    /// instance, a frame to build one in, or was cancelled (when `cancellable`).
+    @usableFromInline
+    static func wait(
+        _ key: DefinitionKey,
+        scope: Scope,
+        _ read: inout Read,
+        isolation: isolated (any Actor)?,
+        cancellable: Bool
+    ) async {
+        guard let graph = read.graph, case .wait(let waiting) = read.step else {
+            preconditionFailure("Assemblies: an async read waited with nothing to wait for")
+        }
+        read.step = await graph.decide(key, scope: scope, afterWaitingFor: waiting, cancellable: cancellable)
     }
 
     /// Decides an `await` read of `key`: the instance an override's capture, a singleton cache or the
@@ -240,15 +282,5 @@ enum AsyncReading {
         }
         AsyncGraph.finish(&graph)
         return .instance(object)
-    }
-
-    /// Whether an error of type `E` can be a `CancellationError`.
-    private static func admitsCancellation<E: Error>(_: E.Type) -> Bool {
-        CancellationError() is E
-    }
-
-    /// A `CancellationError`, as an `E` (see ``admitsCancellation(_:)``).
-    private static func cancellation<E: Error>(as _: E.Type) -> E {
-        CancellationError() as! E
     }
 }
