@@ -39,6 +39,16 @@ private final class Service: @unchecked Sendable {
     }
 }
 
+/// Reads its assembly's `plainLog` as it goes, and says it did.
+private final class Ephemeral: @unchecked Sendable {
+    unowned let assembly: HookedAssembly
+    init(assembly: HookedAssembly) { self.assembly = assembly }
+    deinit {
+        _ = assembly.plainLog
+        assembly.logsSeen.withLock { $0.append(ObjectIdentifier(Log.self)) }
+    }
+}
+
 private final class Partner: @unchecked Sendable {
     var service: Service?
     let log: Log
@@ -251,6 +261,29 @@ private final class HookedAssembly: Assembly, @unchecked Sendable {
         }
     }
 
+    /// What `closing`'s step and the deinit of what its graph lets go of got from `plainLog`.
+    let logsSeen = Guarded<[ObjectIdentifier]>([])
+
+    var plainLog: Log { define { Log() } }
+
+    /// Read in `closing`'s body and held by nothing else: its graph releases it as it closes, and
+    /// its deinit reads the family.
+    var leftBehind: Ephemeral { define { Ephemeral(assembly: self) } }
+
+    /// Reads `plainLog` in its body, after a suspension, and again in a step.
+    var closing: Repository {
+        get async {
+            await define { definition in
+                definition.afterAllInjections { _ in
+                    self.logsSeen.withLock { $0.append(ObjectIdentifier(self.plainLog)) }
+                }
+                await Task.yield()
+                _ = self.leftBehind
+                return Repository(connection: Connection(url: "closing"), log: self.plainLog)
+            }
+        }
+    }
+
     /// Throws while `failures` is positive, counting down.
     var flaky: Connection {
         get async throws(ConnectionRefused) {
@@ -336,6 +369,16 @@ struct AsyncDefinitionLifecycleTests {
             app.events.withLock { $0 } == [
                 "service body", "service wired", "repository step", "service step",
             ]
+        )
+    }
+
+    @Test func aStepReadsTheInstancesOfTheGraphItsAwaitReadClosesAndWhatTheGraphLetsGoOfIsReleased() async {
+        let app = HookedAssembly()
+        let repository = await app.closing
+        // The step shares the graph's object-graph instance; the instance only the graph held goes
+        // as the graph closes, after the step.
+        #expect(
+            app.logsSeen.withLock { $0 } == [ObjectIdentifier(repository.log), ObjectIdentifier(Log.self)]
         )
     }
 
