@@ -109,11 +109,7 @@ enum AsyncReading {
     }
 
     /// Reads the definition `key` of `family` in the current task's graph of the family, or in a
-    /// new one: ``begin(_:scope:in:)`` decides, the read waits for a slot being built elsewhere if
-    /// it must (``wait(_:scope:_:isolation:cancellable:)``), ``run(_:in:key:isolation:)`` runs the
-    /// body, and ``Read`` leaves the frame and ends the graph the read opened. Everything but the
-    /// body's call is one of those non-generic calls, so the getter's frame keeps the body's result
-    /// and error: the task allocates nothing for them.
+    /// new one.
     @inlinable
     @inline(__always)
     static func read<T, E: Error>(
@@ -123,30 +119,13 @@ enum AsyncReading {
         isolation: isolated (any Actor)?,
         _ body: (Definition<T>) async throws(E) -> T
     ) async throws(E) -> T {
-        var read: Read
-        switch begin(key, scope: scope, in: family) {
-        case .instance(let object):
-            return unboxStored(object, scope: scope, as: T.self)
-        case .reading(let begun):
-            read = begun
-        }
-        if read.mustWait {
-            await wait(key, scope: scope, &read, isolation: isolation, cancellable: admitsCancellation(E.self))
-        }
-        guard let handle = read.handle else {
-            guard let object = read.ended() else { throw cancellation(as: E.self) }
-            return unboxStored(object, scope: scope, as: T.self)
-        }
-        if E.self != Never.self { read.bodyMayThrow(handle) }
-        let result: T
-        do {
-            result = try await run(body, in: handle, key: key, isolation: isolation)
-        } catch {
-            read.bodyThrew()
-            throw error
-        }
-        withStored(result, scope: scope) { read.built(returning: $0) }
-        return result
+        try await read(
+            key,
+            scope: scope,
+            in: family,
+            isolation: isolation,
+            running: { handle async throws(E) in try await run(body, in: handle, key: key, isolation: isolation) }
+        )
     }
 
     /// The same, for a body that takes no `Definition`: called as it is, with no closure around it,
@@ -160,6 +139,30 @@ enum AsyncReading {
         isolation: isolated (any Actor)?,
         _ body: () async throws(E) -> T
     ) async throws(E) -> T {
+        try await read(
+            key,
+            scope: scope,
+            in: family,
+            isolation: isolation,
+            running: { _ async throws(E) in try await run(body, isolation: isolation) }
+        )
+    }
+
+    /// What both reads do: ``begin(_:scope:in:)`` decides, the read waits for a slot being built
+    /// elsewhere if it must (``wait(_:scope:_:isolation:cancellable:)``), `running` calls
+    /// ``run(_:in:key:isolation:)`` to run the body in the frame the read builds in, and ``Read``
+    /// leaves the frame and ends the graph the read opened. Everything but the body's call is one of
+    /// those non-generic calls, so the getter's frame keeps the body's result and error: the task
+    /// allocates nothing for them. Inlined with `running`, which adds no frame of its own.
+    @inlinable
+    @inline(__always)
+    static func read<T, E: Error>(
+        _ key: DefinitionKey,
+        scope: Scope,
+        in family: Family,
+        isolation: isolated (any Actor)?,
+        running: (DefinitionHandle) async throws(E) -> T
+    ) async throws(E) -> T {
         var read: Read
         switch begin(key, scope: scope, in: family) {
         case .instance(let object):
@@ -177,7 +180,7 @@ enum AsyncReading {
         if E.self != Never.self { read.bodyMayThrow(handle) }
         let result: T
         do {
-            result = try await run(body, isolation: isolation)
+            result = try await running(handle)
         } catch {
             read.bodyThrew()
             throw error
