@@ -77,6 +77,14 @@ uintptr_t assemblies_running_task(void) {
     return (uintptr_t)swift_task_getCurrent();
 }
 
+// The Swift runtime's entry point, with the C calling convention (exported on every platform, and
+// stable ABI on Apple platforms): the object, retained, or NULL when its deinit has begun.
+extern void *_Nullable swift_tryRetain(void *object);
+
+bool assemblies_try_retain(void *object) {
+    return swift_tryRetain(object) != NULL;
+}
+
 static uint64_t last_resolution_sequence = 0;
 
 uint64_t assemblies_next_resolution_sequence(void) {

@@ -53,7 +53,7 @@ private final class SeenAssembly: Assembly, @unchecked Sendable {
     }
     var stoppingAsync: SeenAudit {
         get async {
-            await define {
+            await define { () async -> SeenAudit in
                 self.stopObservingResolutions()
                 return self.audit
             }

@@ -152,6 +152,27 @@ private final class ReleaseAsyncAssembly: Assembly, @unchecked Sendable {
     }
 }
 
+/// Runs what it is given when the root that holds it begins its `deinit`.
+private final class ReleaseDeinitProbe: Sendable {
+    let onDeinit = Guarded<(@Sendable () -> Void)?>(nil)
+}
+
+/// A root whose `deinit` runs its probe: before `Assembly`'s own, while the family still names it.
+private final class ReleaseProbedAppAssembly: Assembly, @unchecked Sendable {
+    let probe = ReleaseDeinitProbe()
+
+    var helper: ReleaseHelperAssembly { collaborator() }
+
+    deinit {
+        probe.onDeinit.withLock { $0 }?()
+    }
+}
+
+/// A collaborator that asks the family for the root's type.
+private final class ReleaseHelperAssembly: Assembly, @unchecked Sendable {
+    var app: ReleaseProbedAppAssembly { collaborator() }
+}
+
 private final class ReleaseRootHolder: @unchecked Sendable {
     var root: ReleaseAppAssembly?
 }
@@ -349,6 +370,53 @@ private final class ReleaseRootHolder: @unchecked Sendable {
         }
         #expect(root == nil, "the singleton's closure held the root until the family shut down")
         #expect(scheduler == nil)
+    }
+
+    /// Once its last reference has gone, the family never hands out the root: its memory is freed
+    /// after its `deinit`, and a reference taken meanwhile would outlive it.
+    @Test func aCollaboratorAskedForTheRootWhileTheRootsDeinitRunsGetsAnotherAssembly() {
+        var app: ReleaseProbedAppAssembly? = ReleaseProbedAppAssembly()
+        let rootID = ObjectIdentifier(app!)
+        let helper = app!.helper
+        #expect(helper.app === app, "while the root is alive, the family's instance of its type is the root")
+        let seen = Guarded<ObjectIdentifier?>(nil)
+        app!.probe.onDeinit.withLock { onDeinit in
+            onDeinit = { seen.withLock { $0 = ObjectIdentifier(helper.app) } }
+        }
+        app = nil
+        let seenID = seen.withLock { $0 }
+        #expect(seenID != nil, "the root's deinit ran its probe")
+        #expect(seenID != rootID, "the collaborator got another assembly, not the root being released")
+    }
+
+    /// A thread asks a collaborator for the root while another releases the root: it gets the root
+    /// until its last reference goes, then other assemblies — never a reference to a root being
+    /// released, which would outlive the root's memory (AddressSanitizer checks each).
+    @Test func aCollaboratorAskedForTheRootWhileAnotherThreadReleasesItGetsTheRootOnlyWhileItLives() {
+        for _ in 0..<200 {
+            let holder = Guarded<ReleaseProbedAppAssembly?>(ReleaseProbedAppAssembly())
+            // The root's probe, kept: no other object is made at its address.
+            let (helper, rootProbe) = holder.withLock { ($0!.helper, $0!.probe) }
+            let gotTheRootAfterAnother = Guarded(false)
+            onThreads(2) { thread in
+                if thread == 0 {
+                    // Taken out of the holder first: the root's deinit runs outside the holder's lock.
+                    let root = holder.withLock { root in
+                        defer { root = nil }
+                        return root
+                    }
+                    withExtendedLifetime(root) {}
+                } else {
+                    var gotAnother = false
+                    for _ in 0..<20 {
+                        let isRoot = helper.app.probe === rootProbe
+                        if isRoot && gotAnother { gotTheRootAfterAnother.withLock { $0 = true } }
+                        gotAnother = gotAnother || !isRoot
+                    }
+                }
+            }
+            #expect(!gotTheRootAfterAnother.withLock { $0 })
+        }
     }
 
     @Test func aDeinitThatReadsTheFamilyAfterTheRootsReleaseStops() async {

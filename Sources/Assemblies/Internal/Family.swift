@@ -67,8 +67,8 @@ final class Family: Sendable {
         /// The first definition read under each explicit key, to catch the key used for another type.
         var explicitKeys: [DefinitionKey: DefinitionKey] = [:]
         var assemblies: [ObjectIdentifier: Assembly] = [:]
-        weak var root: Assembly?
-        var rootID: ObjectIdentifier?
+        /// The root, until its `deinit` begins (see ``RootReference``).
+        var root: RootReference?
         var isActivated = false
         var isActivatedAsynchronously = false
         var shutdown = FamilyShutdown<Resumption>.running
@@ -120,16 +120,16 @@ final class Family: Sendable {
 
     func adopt(root: Assembly) {
         state.withLock { state in
-            state.root = root
-            state.rootID = ObjectIdentifier(root)
+            state.root = RootReference(root)
         }
     }
 
     func rootWillDeinit(_ assembly: Assembly) {
         let collaborators: [Assembly]? = state.withLock { state in
-            guard state.rootID == ObjectIdentifier(assembly) else { return nil }
-            // An assembly made after this one at the same address is not the root.
-            state.rootID = nil
+            guard state.root?.refers(to: assembly) == true else { return nil }
+            // From here on, nothing takes a reference to the root, whose memory is freed after this
+            // deinit: an assembly made later at the same address is not the root.
+            state.root = nil
             rootReleased.increment()
             everyReaderCount.increment()
             interceptCount.increment()
@@ -207,7 +207,7 @@ final class Family: Sendable {
     }
 
     /// The root assembly, while it is alive.
-    var root: Assembly? { state.withLock { $0.root } }
+    var root: Assembly? { state.withLock { $0.root?.retained() } }
 
     /// The family's instance of `type`: the root when it is one, else the collaborator, made on first
     /// use — or, in a task whose overrides replace `type` by a subclass, that task's instance of it.
@@ -220,7 +220,7 @@ final class Family: Sendable {
         // The root is cast once the lock is let go: the strong reference taken here may be its last
         // one, whose release runs the root's deinit, which takes the lock.
         let (root, found): (Assembly?, Assembly?) = state.withLock { state in
-            (state.root, state.assemblies[ObjectIdentifier(type)])
+            (state.root?.retained(), state.assemblies[ObjectIdentifier(type)])
         }
         if let root = root as? A { return root }
         if let found { return unsafeDowncast(found, to: A.self) }

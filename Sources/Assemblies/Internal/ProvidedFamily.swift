@@ -23,7 +23,7 @@ final class ProvidedFamily: @unchecked Sendable {
     /// The family's instance of `type`, which holds the family for as long as the caller holds it;
     /// stops when the family's root has been released.
     func assembly<A: Assembly>(of type: A.Type) -> A {
-        // The root's weak reference is nil as soon as its last reference goes, before its deinit
+        // The family's root is nil as soon as the root's last reference goes, before its deinit
         // marks the family orphaned: either says the root is gone.
         guard let family, !family.isOrphaned, family.root != nil else {
             Failure.providerOutlivedItsRoot(rootType, madeFrom: madeFrom, file: file, line: line)

@@ -1,11 +1,13 @@
 // The few thread facts Swift's C modules don't expose on every platform (glibc keeps them behind
 // _GNU_SOURCE): where the calling thread's stack lies, and its name; thread-local pointers, which
 // Swift can't declare; a relaxed atomic word, which `Synchronization.Atomic` offers only from
-// macOS 15 / iOS 18 on; and the running task, asked of the concurrency runtime without the
-// unspecialized generic wrapper Swift offers. Internal to Assemblies.
+// macOS 15 / iOS 18 on; the running task, asked of the concurrency runtime without the
+// unspecialized generic wrapper Swift offers; and a retain that fails once an object's deinit has
+// begun, which Swift offers only through a `weak` reference. Internal to Assemblies.
 #ifndef C_ASSEMBLIES_H
 #define C_ASSEMBLIES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -71,6 +73,12 @@ static inline void assemblies_set_lane(void *_Nullable lane) {
 /// runtime's `swift_task_getCurrent`, which `withUnsafeCurrentTask` calls too. The task is not
 /// retained, and a number holds no reference to it.
 uintptr_t assemblies_running_task(void);
+
+/// Takes a strong reference to the Swift object at `object` and returns true, unless its last strong
+/// reference has gone (its `deinit` has begun): then returns false and changes nothing. The Swift
+/// runtime's `swift_tryRetain`, what loading a `weak` reference calls. `object` must be a native
+/// Swift object whose memory is allocated.
+bool assemblies_try_retain(void *object);
 
 /// The next number in one process-wide sequence, from 1: the order in which reports of reads
 /// start, on every thread and task.
