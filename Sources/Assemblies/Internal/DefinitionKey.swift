@@ -159,26 +159,39 @@ struct DefinitionKey: @unchecked Sendable {
     ///
     /// Keys of one definition site nearly always share their literals' addresses: the words are
     /// compared first, and the bytes only when an address differs (a literal emitted twice).
-    /// (Borrowed, and compared without `&&` and `||`, whose autoclosures would copy the keys.)
     @inline(__always)
-    static func same(_ left: borrowing DefinitionKey, _ right: borrowing DefinitionKey) -> Bool {
-        if left.hashBits != right.hashBits { return false }
-        if left.line != right.line { return false }
-        if left.argumentBits != right.argumentBits { return false }
-        if left.line != 0 {
-            if ObjectIdentifier(left.type) != ObjectIdentifier(right.type) { return false }
-            if ObjectIdentifier(left.assembly) != ObjectIdentifier(right.assembly) { return false }
-            if left.file != right.file {
-                if !sameLiterals(copy left, copy right) { return false }
-                if left.argumentBits & 1 == 0 { return true }
-                return sameArguments(copy left, copy right)
-            }
+    static func same(_ left: borrowing DefinitionKey, _ right: DefinitionKey) -> Bool {
+        withUnsafePointer(to: left) { same(at: $0, right) }
+    }
+
+    /// ``same(_:_:)`` for a key kept in memory, such as a table's: its words are read one by one, as
+    /// they are compared, rather than copied out first. (Compared without `&&` and `||`, whose
+    /// autoclosures would copy the keys.)
+    @inline(__always)
+    static func same(at left: UnsafePointer<DefinitionKey>, _ right: borrowing DefinitionKey) -> Bool {
+        if left.pointee.hashBits != right.hashBits { return false }
+        if left.pointee.line != right.line { return false }
+        if left.pointee.argumentBits != right.argumentBits { return false }
+        if right.line != 0 {
+            if ObjectIdentifier(left.pointee.type) != ObjectIdentifier(right.type) { return false }
+            if ObjectIdentifier(left.pointee.assembly) != ObjectIdentifier(right.assembly) { return false }
+            if left.pointee.file != right.file { return sameAfterWords(left.pointee, copy right) }
         }
-        if left.name != right.name {
-            if !sameLiterals(copy left, copy right) { return false }
+        if left.pointee.name != right.name { return sameAfterWords(left.pointee, copy right) }
+        if right.argumentBits & 1 == 0 { return true }
+        return sameAfterWords(left.pointee, copy right)
+    }
+
+    /// ``same(_:_:)`` for keys equal in their hash, line, arguments' bits, type and assembly, whose
+    /// literals are at different addresses or which have arguments: out of line, so that the common
+    /// case doesn't copy the keys.
+    @inline(never)
+    static func sameAfterWords(_ left: DefinitionKey, _ right: DefinitionKey) -> Bool {
+        if left.name != right.name || (left.line != 0 && left.file != right.file) {
+            if !sameLiterals(left, right) { return false }
         }
         if left.argumentBits & 1 == 0 { return true }
-        return sameArguments(copy left, copy right)
+        return sameArguments(left, right)
     }
 
     /// Whether two keys whose names or files are at different addresses have the same name and

@@ -36,7 +36,7 @@ struct KeyTable {
             let stored = Int(slots[slot])
             if stored == 0 { return (-1, slot) }
             let index = stored - 1
-            if DefinitionKey.same(keys[index], key) { return (index, slot) }
+            if DefinitionKey.same(at: keys + index, key) { return (index, slot) }
             slot = (slot + 1) & slotMask
         }
     }
