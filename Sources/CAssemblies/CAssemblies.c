@@ -3,6 +3,14 @@
 
 #include <pthread.h>
 
+#if defined(__APPLE__)
+#include <os/lock.h>
+#else
+#include <sched.h>
+#endif
+#if defined(__linux__)
+#include <linux/futex.h>
+#endif
 #if defined(__linux__)
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -67,15 +75,9 @@ void assemblies_current_thread_name(char *buffer, size_t size) {
 
 _Thread_local void *assemblies_current_resolver = NULL;
 
+_Thread_local void *assemblies_own_resolver = NULL;
+
 _Thread_local void *assemblies_current_lane = NULL;
-
-// The Swift concurrency runtime's entry point (ABI since Swift 5.5 on every platform): the current
-// task, not retained, or NULL. Declared with the Swift calling convention it is defined with.
-extern void *swift_task_getCurrent(void) __attribute__((swiftcall));
-
-uintptr_t assemblies_running_task(void) {
-    return (uintptr_t)swift_task_getCurrent();
-}
 
 // The Swift runtime's entry point, with the C calling convention (exported on every platform, and
 // stable ABI on Apple platforms): the object, retained, or NULL when its deinit has begun.
@@ -84,6 +86,44 @@ extern void *_Nullable swift_tryRetain(void *object);
 bool assemblies_try_retain(void *object) {
     return swift_tryRetain(object) != NULL;
 }
+
+#if defined(__APPLE__)
+
+// An os_unfair_lock is a 32-bit word, 0 when free (OS_UNFAIR_LOCK_INIT).
+void assemblies_lock_word(uint32_t *word) {
+    os_unfair_lock_lock((os_unfair_lock_t)word);
+}
+
+void assemblies_unlock_word(uint32_t *word) {
+    os_unfair_lock_unlock((os_unfair_lock_t)word);
+}
+
+#else
+
+// 0: free; 1: held; 2: held, and a thread may be waiting (it sleeps on the word's address).
+void assemblies_lock_word(uint32_t *word) {
+    uint32_t seen = 0;
+    if (__atomic_compare_exchange_n(word, &seen, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return;
+    if (seen != 2) seen = __atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE);
+    while (seen != 0) {
+#if defined(__linux__)
+        syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+#else
+        sched_yield();
+#endif
+        seen = __atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE);
+    }
+}
+
+void assemblies_unlock_word(uint32_t *word) {
+    if (__atomic_exchange_n(word, 0, __ATOMIC_RELEASE) == 2) {
+#if defined(__linux__)
+        syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+#endif
+    }
+}
+
+#endif
 
 static uint64_t last_resolution_sequence = 0;
 

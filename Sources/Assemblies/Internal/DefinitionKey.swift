@@ -159,14 +159,30 @@ struct DefinitionKey: @unchecked Sendable {
     ///
     /// Keys of one definition site nearly always share their literals' addresses: the words are
     /// compared first, and the bytes only when an address differs (a literal emitted twice).
+    /// (Borrowed, and compared without `&&` and `||`, whose autoclosures would copy the keys.)
     @inline(__always)
-    static func same(_ left: borrowing DefinitionKey, _ right: DefinitionKey) -> Bool {
-        withUnsafePointer(to: left) { same(at: $0, right) }
+    static func same(_ left: borrowing DefinitionKey, _ right: borrowing DefinitionKey) -> Bool {
+        if left.hashBits != right.hashBits { return false }
+        if left.line != right.line { return false }
+        if left.argumentBits != right.argumentBits { return false }
+        if left.line != 0 {
+            if ObjectIdentifier(left.type) != ObjectIdentifier(right.type) { return false }
+            if ObjectIdentifier(left.assembly) != ObjectIdentifier(right.assembly) { return false }
+            if left.file != right.file {
+                if !sameLiterals(copy left, copy right) { return false }
+                if left.argumentBits & 1 == 0 { return true }
+                return sameArguments(copy left, copy right)
+            }
+        }
+        if left.name != right.name {
+            if !sameLiterals(copy left, copy right) { return false }
+        }
+        if left.argumentBits & 1 == 0 { return true }
+        return sameArguments(copy left, copy right)
     }
 
-    /// ``same(_:_:)`` for a key kept in memory, such as a table's: its words are read one by one, as
-    /// they are compared, rather than copied out first. (Compared without `&&` and `||`, whose
-    /// autoclosures would copy the keys.)
+    /// ``same(_:_:)`` for a key kept in memory, a table's: its words are read one by one, as they are
+    /// compared. (Given the key by value, Swift loads all nine words of it first, onto the stack.)
     @inline(__always)
     static func same(at left: UnsafePointer<DefinitionKey>, _ right: borrowing DefinitionKey) -> Bool {
         if left.pointee.hashBits != right.hashBits { return false }
@@ -182,7 +198,7 @@ struct DefinitionKey: @unchecked Sendable {
         return sameAfterWords(left.pointee, copy right)
     }
 
-    /// ``same(_:_:)`` for keys equal in their hash, line, arguments' bits, type and assembly, whose
+    /// ``same(at:_:)`` for keys equal in their hash, line, arguments' bits, type and assembly, whose
     /// literals are at different addresses or which have arguments: out of line, so that the common
     /// case doesn't copy the keys.
     @inline(never)

@@ -1,3 +1,5 @@
+internal import CAssemblies
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -8,7 +10,7 @@ import Musl
 import Android
 #endif
 
-/// A pthread mutex: the one kind of lock the library uses.
+/// A pthread mutex: the lock that threads wait in with a ``Condition`` (see ``ShortLock`` for the others).
 ///
 /// Thread Sanitizer understands pthread mutexes (on Linux with Swift 6.3 it reports false
 /// "Swift access races" through `Synchronization.Mutex`). No code that holds a `Lock` calls user
@@ -37,6 +39,42 @@ final class Lock: @unchecked Sendable {
     func unlock() {
         let result = pthread_mutex_unlock(mutex)
         precondition(result == 0, "Assemblies: pthread_mutex_unlock failed with \(result)")
+    }
+
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
+/// A lock for short critical sections that no thread waits in with a ``Condition``: one word, taken
+/// with a compare-and-swap when nobody holds it — a few instructions where a pthread mutex takes
+/// about eighty to lock and unlock — and waited for with the system's wait on an address when
+/// somebody does (see `assemblies_lock_word`). The same rules as ``Lock``: no user code, and no
+/// release that may run a `deinit`, while it is held.
+///
+/// Not copyable, so that it is stored in its owner as a word's address, which no copy outlives; its
+/// owner neither retains nor releases anything to take it.
+struct ShortLock: ~Copyable, @unchecked Sendable {
+    // @unchecked: the word lives at a stable heap address and is only touched through C atomics.
+    private let word: UnsafeMutablePointer<UInt32>
+
+    init() {
+        word = .allocate(capacity: 1)
+        word.initialize(to: 0)
+    }
+
+    deinit {
+        word.deallocate()
+    }
+
+    func lock() {
+        assemblies_lock_word(word)
+    }
+
+    func unlock() {
+        assemblies_unlock_word(word)
     }
 
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {

@@ -436,6 +436,7 @@ func makeCurrentResolver() -> UnsafeMutableRawPointer {
     // destructor alone.
     let raw = Unmanaged.passRetained(Resolver()).toOpaque()
     pthread_setspecific(resolverKey, raw)
+    assemblies_set_thread_resolver(raw)
     assemblies_set_resolver(raw)
     return raw
 }
@@ -446,11 +447,11 @@ extension Resolver {
     /// "another thread" compares: a read made while a task's graph is installed here is still made
     /// on this thread, below whatever else this thread is doing.
     static var threadRecord: ResolverThread {
-        guard let raw = pthread_getspecific(resolverKey) else {
+        guard let raw = assemblies_thread_resolver() else {
             // No read on this thread has made its own resolver yet: nothing is installed either.
             return withCurrent { $0.thread }
         }
-        return Unmanaged<Resolver>.fromOpaque(raw).takeUnretainedValue().thread
+        return Unmanaged<Resolver>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.thread }
     }
 }
 
@@ -460,11 +461,13 @@ let resolverKey: pthread_key_t = {
     #if canImport(Darwin)
     let result = pthread_key_create(&key) { raw in
         assemblies_set_resolver(nil)
+        assemblies_set_thread_resolver(nil)
         Unmanaged<Resolver>.fromOpaque(raw).release()
     }
     #else
     let result = pthread_key_create(&key) { raw in
         assemblies_set_resolver(nil)
+        assemblies_set_thread_resolver(nil)
         if let raw { Unmanaged<Resolver>.fromOpaque(raw).release() }
     }
     #endif

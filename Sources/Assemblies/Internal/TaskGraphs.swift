@@ -22,7 +22,7 @@ enum TaskGraphs {
     /// Tasks whose addresses fall in one shard, with the graph each has open.
     private final class Shard: @unchecked Sendable {
         // @unchecked: `entries` is only touched while `lock` is held; `epoch` is atomic.
-        let lock = Lock()
+        let lock = ShortLock()
         @exclusivity(unchecked) var entries: [(task: TaskIdentity, graph: AsyncGraph)] = []
         /// Moved by every change of `entries`, under `lock`; read without it (see ``Memo``).
         let epoch = AtomicCount()
@@ -43,8 +43,11 @@ enum TaskGraphs {
     static let shardCount = 256
     private static let shards = (0..<shardCount).map { _ in Shard() }
 
-    private static func shard(of task: TaskIdentity) -> Shard {
-        shards[task.hashBits & (shardCount - 1)]
+    /// Calls `body` with the shard of `task`, which the process keeps: not retained.
+    private static func withShard<Result>(of task: TaskIdentity, _ body: (Shard) -> Result) -> Result {
+        shards.withUnsafeBufferPointer { shards in
+            Unmanaged.passUnretained(shards[task.hashBits & (shardCount - 1)])._withUnsafeGuaranteedRef(body)
+        }
     }
 
     /// A resolver's last lookup: the task, the graph it had open — unretained: the shard's entry
@@ -79,12 +82,13 @@ enum TaskGraphs {
     /// shard, under its lock, and remembered.
     @inline(never)
     private static func lookUp(_ task: TaskIdentity, remembering memo: inout Memo) -> Unmanaged<AsyncGraph>? {
-        let shard = shard(of: task)
-        shard.lock.lock()
-        defer { shard.lock.unlock() }
-        let graph = shard.index(of: task).map { Unmanaged.passUnretained(shard.entries[$0].graph) }
-        memo = Memo(task: task, graph: graph, counter: shard.epoch, epoch: shard.epoch.value)
-        return graph
+        withShard(of: task) { shard in
+            shard.lock.withLock {
+                let graph = shard.index(of: task).map { Unmanaged.passUnretained(shard.entries[$0].graph) }
+                memo = Memo(task: task, graph: graph, counter: shard.epoch, epoch: shard.epoch.value)
+                return graph
+            }
+        }
     }
 
     /// Moves the epoch of `shard`, whose lock is held, after `task`'s entry changed to `graph`; the
@@ -102,39 +106,41 @@ enum TaskGraphs {
     /// Makes `graph` the one `task` has open, in place of its ``AsyncGraph/outer``, if any; `memo`,
     /// the current resolver's, remembers it.
     static func enter(_ graph: AsyncGraph, of task: TaskIdentity, remembering memo: inout Memo) {
-        let shard = shard(of: task)
-        shard.lock.withLock {
-            if let index = shard.index(of: task) {
-                precondition(
-                    shard.entries[index].graph === graph.outer,
-                    "Assemblies: a task's async graphs are out of step"
-                )
-                shard.entries[index].graph = graph
-            } else {
-                precondition(graph.outer == nil, "Assemblies: a task's async graphs are out of step")
-                shard.entries.append((task, graph))
+        withShard(of: task) { shard in
+            shard.lock.withLock {
+                if let index = shard.index(of: task) {
+                    precondition(
+                        shard.entries[index].graph === graph.outer,
+                        "Assemblies: a task's async graphs are out of step"
+                    )
+                    shard.entries[index].graph = graph
+                } else {
+                    precondition(graph.outer == nil, "Assemblies: a task's async graphs are out of step")
+                    shard.entries.append((task, graph))
+                }
+                memo = moved(shard, task, to: graph)
             }
-            memo = moved(shard, task, to: graph)
         }
     }
 
     /// Puts back the graph `task` had open before `graph`, its ``AsyncGraph/outer`` (or none);
     /// `memo`, the current resolver's, remembers it.
     static func leave(_ graph: AsyncGraph, of task: TaskIdentity, remembering memo: inout Memo) {
-        let shard = shard(of: task)
-        shard.lock.withLock {
-            guard let index = shard.index(of: task), shard.entries[index].graph === graph else {
-                preconditionFailure("Assemblies: an async graph ended that was not its task's innermost")
+        withShard(of: task) { shard in
+            shard.lock.withLock {
+                guard let index = shard.index(of: task), shard.entries[index].graph === graph else {
+                    preconditionFailure("Assemblies: an async graph ended that was not its task's innermost")
+                }
+                if let outer = graph.outer {
+                    shard.entries[index].graph = outer
+                } else {
+                    shard.entries.swapAt(index, shard.entries.count - 1)
+                    shard.entries.removeLast()
+                }
+                memo = moved(shard, task, to: graph.outer)
             }
-            if let outer = graph.outer {
-                shard.entries[index].graph = outer
-            } else {
-                shard.entries.swapAt(index, shard.entries.count - 1)
-                shard.entries.removeLast()
-            }
-            memo = moved(shard, task, to: graph.outer)
         }
         // Nothing is released under the lock: the caller still holds `graph`, and `outer` is held
-        // by `graph` (see ``Lock``).
+        // by `graph` (see ``ShortLock``).
     }
 }

@@ -22,7 +22,7 @@
 /// blocks until U has finished it (see ``Resolver/awaitForeignDependencies(holding:)``). So only one of
 /// the two threads runs inside the cycle at a time, and both see every instance whole.
 enum WaitRegistry {
-    static let lock = Lock()
+    static let lock = ShortLock()
     /// Registry field: the threads that depend on each frame that other threads took instances from.
     nonisolated(unsafe) private static var dependents: [FrameReference: [ResolverThread]] = [:]
 

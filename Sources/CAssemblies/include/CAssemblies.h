@@ -55,6 +55,20 @@ static inline void assemblies_set_resolver(void *_Nullable resolver) {
     assemblies_current_resolver = resolver;
 }
 
+/// The calling thread's own resolver — the one its first read made, whatever resolver is installed
+/// over it since — or NULL before the thread's first read.
+extern _Thread_local void *_Nullable assemblies_own_resolver;
+
+/// Reads ``assemblies_own_resolver``.
+static inline void *_Nullable assemblies_thread_resolver(void) {
+    return assemblies_own_resolver;
+}
+
+/// Sets ``assemblies_own_resolver``.
+static inline void assemblies_set_thread_resolver(void *_Nullable resolver) {
+    assemblies_own_resolver = resolver;
+}
+
 /// The wiring check's lane the calling thread runs reads for (Swift's `WiringLane`), or NULL: a
 /// misuse on such a thread is reported to the check instead of stopping the program.
 extern _Thread_local void *_Nullable assemblies_current_lane;
@@ -69,16 +83,31 @@ static inline void assemblies_set_lane(void *_Nullable lane) {
     assemblies_current_lane = lane;
 }
 
+/// The Swift concurrency runtime's entry point (ABI since Swift 5.5 on every platform): the current
+/// task, not retained, or NULL. Declared with the Swift calling convention it is defined with.
+extern void *_Nullable swift_task_getCurrent(void) __attribute__((swiftcall));
+
 /// The address of the task running on the calling thread, or 0 outside a task: the concurrency
-/// runtime's `swift_task_getCurrent`, which `withUnsafeCurrentTask` calls too. The task is not
-/// retained, and a number holds no reference to it.
-uintptr_t assemblies_running_task(void);
+/// runtime's `swift_task_getCurrent`, which `withUnsafeCurrentTask` calls too, called directly from
+/// the caller. The task is not retained, and a number holds no reference to it.
+static inline uintptr_t assemblies_running_task(void) {
+    return (uintptr_t)swift_task_getCurrent();
+}
 
 /// Takes a strong reference to the Swift object at `object` and returns true, unless its last strong
 /// reference has gone (its `deinit` has begun): then returns false and changes nothing. The Swift
 /// runtime's `swift_tryRetain`, what loading a `weak` reference calls. `object` must be a native
 /// Swift object whose memory is allocated.
 bool assemblies_try_retain(void *object);
+
+/// Takes the lock `word` stands for (0 when it is free), waiting while another thread holds it: a
+/// compare-and-swap when nobody holds it, and on contention the system's wait for an address (a
+/// futex on Linux, `os_unfair_lock` on Apple platforms). Acquire ordering.
+void assemblies_lock_word(uint32_t *word);
+
+/// Lets go of the lock `word` stands for, which the calling thread holds, and wakes a thread waiting
+/// for it, if any. Release ordering.
+void assemblies_unlock_word(uint32_t *word);
 
 /// The next number in one process-wide sequence, from 1: the order in which reports of reads
 /// start, on every thread and task.
