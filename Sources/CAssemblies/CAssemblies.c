@@ -79,19 +79,6 @@ _Thread_local void *assemblies_own_resolver = NULL;
 
 _Thread_local void *assemblies_current_lane = NULL;
 
-bool assemblies_is_class_reference_type(const void *metadata) {
-    // MetadataKind: 0 for a Swift class (above 0x7FF, an Objective-C isa, for one with Objective-C
-    // interoperability), 0x203 a foreign class, 0x305 an Objective-C class wrapper, 0x303 an
-    // existential.
-    uintptr_t kind = *(const uintptr_t *)metadata;
-    if (kind == 0 || kind > 0x7FF || kind == 0x203 || kind == 0x305) return true;
-    if (kind != 0x303) return false;
-    // ExistentialTypeFlags, the 32-bit word after the kind: the class-constraint bit (0x80000000)
-    // is clear when only classes conform, and the low 24 bits count the witness tables.
-    uint32_t flags = *(const uint32_t *)((const uintptr_t *)metadata + 1);
-    return (flags & 0x80000000u) == 0 && (flags & 0x00FFFFFFu) == 0;
-}
-
 // The Swift runtime's entry point, with the C calling convention (exported on every platform, and
 // stable ABI on Apple platforms): the object, retained, or NULL when its deinit has begun.
 extern void *_Nullable swift_tryRetain(void *object);

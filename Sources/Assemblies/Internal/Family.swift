@@ -12,7 +12,8 @@ import Android
 /// themselves (one per type), the singletons, and a unique identity.
 ///
 /// Ownership: the root assembly and every collaborator hold the family strongly; the family holds
-/// collaborators strongly and the root weakly. When the root is released, the family lets go of
+/// collaborators strongly and the root not at all — by its address, which the root's `deinit`
+/// clears (see ``RootReference``). When the root is released, the family lets go of
 /// its collaborators and of every instance its store keeps (``SingletonStore/releaseInstances()``),
 /// so nothing cycles — not even a singleton that holds a collaborator, or a closure that captured
 /// one. A read that would open a graph of the family after the root is released stops

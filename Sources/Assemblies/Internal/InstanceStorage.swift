@@ -1,27 +1,11 @@
-public import CAssemblies
-
 /// Whether values of `T` are single class references, which the engine keeps as they are and hands
 /// back without a dynamic cast: a default key includes its result type, and an explicit key's type is
 /// checked before its slot is read, so a slot only ever holds a `T`. Other values are kept in a
 /// ``ValueBox``.
-///
-/// Decided where a getter is specialized: `_canBeClass` is 1 for a class, or an existential that
-/// only classes conform to and that carries no witness table (`AnyObject`, an `@objc` protocol),
-/// and 0 for any other type. Where `T` isn't known — unspecialized generic code, a debug build — it
-/// is 2, and the type's metadata answers the same question at run time
-/// (`assemblies_is_class_reference_type`): a definition read by specialized and unspecialized code
-/// alike keeps one representation. (Asked with `T.self is AnyObject.Type`, which the compiler
-/// couldn't fold once the getter had loaded the type's metadata for its key, every getter carried
-/// both branches, the boxing one dead; and that cast answers false for `AnyObject` itself.)
 @inlinable
 @inline(__always)
 func isReference<T>(_: T.Type) -> Bool {
-    guard MemoryLayout<T>.size == MemoryLayout<AnyObject>.size else { return false }
-    switch _canBeClass(T.self) {
-    case 0: return false
-    case 1: return true
-    default: return assemblies_is_class_reference_type(unsafeBitCast(T.self as Any.Type, to: UnsafeRawPointer.self))
-    }
+    T.self is AnyObject.Type && MemoryLayout<T>.size == MemoryLayout<AnyObject>.size
 }
 
 /// A value that is not a class reference, as the engine keeps it: boxed when its body returns it or

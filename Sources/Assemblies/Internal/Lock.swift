@@ -10,7 +10,9 @@ import Musl
 import Android
 #endif
 
-/// A pthread mutex: the lock that threads wait in with a ``Condition`` (see ``ShortLock`` for the others).
+/// A pthread mutex: the library's lock, and the one threads wait in with a ``Condition``. The
+/// busiest short critical sections — ``TaskGraphs``' shards, the wait registry — take a
+/// ``ShortLock`` instead.
 ///
 /// Thread Sanitizer understands pthread mutexes (on Linux with Swift 6.3 it reports false
 /// "Swift access races" through `Synchronization.Mutex`). No code that holds a `Lock` calls user
@@ -50,8 +52,9 @@ final class Lock: @unchecked Sendable {
 
 /// A lock for short critical sections that no thread waits in with a ``Condition``: one word, taken
 /// with a compare-and-swap when nobody holds it — a few instructions where a pthread mutex takes
-/// about eighty to lock and unlock — and waited for with the system's wait on an address when
-/// somebody does (see `assemblies_lock_word`). The same rules as ``Lock``: no user code, and no
+/// about sixty to lock and unlock — and waited for, when somebody holds it, with a futex on Linux
+/// and `os_unfair_lock` on Apple platforms (elsewhere by yielding the processor until it is free;
+/// see `assemblies_lock_word`). The same rules as ``Lock``: no user code, and no
 /// release that may run a `deinit`, while it is held.
 ///
 /// Not copyable, so that it is stored in its owner as a word's address, which no copy outlives; its

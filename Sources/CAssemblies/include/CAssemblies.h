@@ -94,12 +94,6 @@ static inline uintptr_t assemblies_running_task(void) {
     return (uintptr_t)swift_task_getCurrent();
 }
 
-/// Whether values of the type whose Swift metadata is at `metadata` are one class reference: a
-/// class, or an existential that only classes conform to and that carries no witness table
-/// (`AnyObject`, an `@objc` protocol) — what the compiler's `_canBeClass` answers where it knows
-/// the type. Reads the metadata's kind and, for an existential, its flags (the Swift ABI's layout).
-bool assemblies_is_class_reference_type(const void *metadata);
-
 /// Takes a strong reference to the Swift object at `object` and returns true, unless its last strong
 /// reference has gone (its `deinit` has begun): then returns false and changes nothing. The Swift
 /// runtime's `swift_tryRetain`, what loading a `weak` reference calls. `object` must be a native
@@ -108,7 +102,8 @@ bool assemblies_try_retain(void *object);
 
 /// Takes the lock `word` stands for (0 when it is free), waiting while another thread holds it: a
 /// compare-and-swap when nobody holds it, and on contention the system's wait for an address (a
-/// futex on Linux, `os_unfair_lock` on Apple platforms). Acquire ordering.
+/// futex on Linux, `os_unfair_lock` on Apple platforms; elsewhere, yielding the processor until the
+/// lock is free). Acquire ordering.
 void assemblies_lock_word(uint32_t *word);
 
 /// Lets go of the lock `word` stands for, which the calling thread holds, and wakes a thread waiting
