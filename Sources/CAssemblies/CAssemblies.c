@@ -98,6 +98,11 @@ void assemblies_unlock_word(uint32_t *word) {
     os_unfair_lock_unlock((os_unfair_lock_t)word);
 }
 
+bool assemblies_lock_word_is_awaited(const uint32_t *word) {
+    (void)word;
+    return false;
+}
+
 #else
 
 // 0: free; 1: held; 2: held, and a thread may be waiting (it sleeps on the word's address).
@@ -113,6 +118,10 @@ void assemblies_lock_word(uint32_t *word) {
 #endif
         seen = __atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE);
     }
+}
+
+bool assemblies_lock_word_is_awaited(const uint32_t *word) {
+    return __atomic_load_n(word, __ATOMIC_RELAXED) == 2;
 }
 
 void assemblies_unlock_word(uint32_t *word) {

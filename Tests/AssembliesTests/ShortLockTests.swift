@@ -43,7 +43,14 @@ private final class LockedCount: @unchecked Sendable {
         }
         thread.start()
         #expect(holding.wait(timeout: .now() + 20) == .success)
-        usleep(50_000)
+        #if os(Linux)
+        // Until the other thread has found the lock held and sleeps on it (Apple's lock doesn't
+        // say: there the thread may not have got that far).
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while !count.lock.isAwaited && Date() < deadline { sched_yield() }
+        let isAwaited = count.lock.isAwaited
+        #expect(isAwaited, "the other thread waits for the lock")
+        #endif
         #expect(count.value == 0, "the other thread is still waiting")
         count.value = 10
         count.lock.unlock()

@@ -80,6 +80,12 @@ struct ShortLock: ~Copyable, @unchecked Sendable {
         assemblies_unlock_word(word)
     }
 
+    /// Whether a thread found the lock held and waits for it: what a test waits for instead of
+    /// sleeping. Always false on Apple platforms, whose lock doesn't say.
+    var isAwaited: Bool {
+        assemblies_lock_word_is_awaited(word)
+    }
+
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }

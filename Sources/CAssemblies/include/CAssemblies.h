@@ -106,6 +106,10 @@ bool assemblies_try_retain(void *object);
 /// lock is free). Acquire ordering.
 void assemblies_lock_word(uint32_t *word);
 
+/// Whether a thread has found the lock `word` stands for held and waits for it (or is about to),
+/// for tests; always false on Apple platforms, where `os_unfair_lock` doesn't say.
+bool assemblies_lock_word_is_awaited(const uint32_t *word);
+
 /// Lets go of the lock `word` stands for, which the calling thread holds, and wakes a thread waiting
 /// for it, if any. Release ordering.
 void assemblies_unlock_word(uint32_t *word);
