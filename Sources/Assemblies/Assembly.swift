@@ -155,7 +155,7 @@ open class Assembly: @unchecked Sendable {
             line: line,
             argument: nil
         )
-        return try Reading.read(definitionKey, scope: scope, in: family, body)
+        return try Reading.read(definitionKey, scope: scope, of: self, body)
     }
 
     /// Defines how the object this member returns is built, when it needs no registration.
@@ -191,7 +191,7 @@ open class Assembly: @unchecked Sendable {
             line: line,
             argument: nil
         )
-        return try Reading.read(definitionKey, scope: scope, in: family) { (_: Definition<T>) throws(E) in
+        return try Reading.read(definitionKey, scope: scope, of: self) { (_: Definition<T>) throws(E) in
             try body()
         }
     }
@@ -240,7 +240,7 @@ open class Assembly: @unchecked Sendable {
             line: line,
             argument: existing
         )
-        return try Reading.read(definitionKey, scope: scope, in: family) { (definition: Definition<T>) throws(E) in
+        return try Reading.read(definitionKey, scope: scope, of: self) { (definition: Definition<T>) throws(E) in
             definition.initObject(existing)
             return try body(definition)
         }
@@ -334,7 +334,7 @@ open class Assembly: @unchecked Sendable {
             arguments: arguments
         )
         defer { withExtendedLifetime(arguments) {} }
-        return try Reading.read(definitionKey, scope: scope, in: family, body)
+        return try Reading.read(definitionKey, scope: scope, of: self, body)
     }
 
     /// Defines how the object a method with parameters returns is built, with the argument values

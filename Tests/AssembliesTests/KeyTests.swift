@@ -57,7 +57,39 @@ private final class StorageAssembly: Assembly, @unchecked Sendable {
     }
 }
 
+/// Definitions whose keys differ only where a getter's packed key parts could lose them: a line past
+/// 2³² (the `line:` parameter is public), a one-scalar name, the same name's two scopes.
+private final class FarLineAssembly: Assembly, @unchecked Sendable {
+    var near: KeyLogger { define(line: 7) { KeyLogger(category: "near") } }
+    var far: KeyLogger { define(function: "near", line: 7 + (1 << 32)) { KeyLogger(category: "far") } }
+    var farPrototype: KeyLogger {
+        define(scope: .prototype, function: "near", line: 7 + (1 << 33)) { KeyLogger(category: "far prototype") }
+    }
+    var pair: (KeyLogger, KeyLogger, KeyLogger) { define { (self.near, self.far, self.farPrototype) } }
+    var pairAgain: (KeyLogger, KeyLogger) { define { (self.far, self.far) } }
+
+    var x: KeyLogger { define(function: "x") { KeyLogger(category: "x") } }
+    var y: KeyLogger { define(function: "y") { KeyLogger(category: "y") } }
+    var scalars: (KeyLogger, KeyLogger, KeyLogger) { define { (self.x, self.y, self.x) } }
+}
+
 @Suite struct KeyTests {
+    @Test func aLinePastTwoToTheThirtySecondIsItsOwnDefinition() {
+        let (near, far, farPrototype) = FarLineAssembly().pair
+        #expect(near.category == "near")
+        #expect(far.category == "far")
+        #expect(farPrototype.category == "far prototype")
+        let (first, second) = FarLineAssembly().pairAgain
+        #expect(first === second)
+    }
+
+    @Test func oneScalarMemberNamesAreKeysToo() {
+        let (x, y, xAgain) = FarLineAssembly().scalars
+        #expect(x.category == "x")
+        #expect(y.category == "y")
+        #expect(x === xAgain)
+    }
+
     @Test func twoDefinitionsOfOneTypeInOneAssemblyDoNotCollide() {
         let assembly = NetworkAssembly()
         #expect(assembly.requestLogger.category == "requests")

@@ -15,7 +15,8 @@
 /// addresses differ and the other words match. Arguments are compared by value (and by their
 /// static types) only when every word matches.
 ///
-/// A key is trivial to copy — a getter makes one for every read, and a frame keeps a copy — so it
+/// A key is trivial to copy — every read makes one (the getter, or from the parts a getter passes
+/// ``enterRead(of:hash:name:packed:file:type:)``), and a frame keeps a copy — so it
 /// refers to its ``ArgumentList`` without retaining it. The `define` call that makes a key keeps
 /// the list alive while the read runs; whatever keeps a key beyond that keeps it as a
 /// ``StoredKey``, which retains the list (see `Internal/UnsafeCode.md`).
@@ -98,6 +99,45 @@ struct DefinitionKey: @unchecked Sendable {
         self.type = type
         self.arguments = arguments
         hashBits = Self.hash(argument: argumentBits, name: self.name, nameCount: nameCount, line: self.line)
+    }
+
+    /// The key's line, its name's length and `kind` in one word: what ``enterRead(of:hash:name:packed:file:type:)``
+    /// takes with the hash, the name, the file and the result type, all in registers. Nil for a key
+    /// with an injected object or arguments, and for parts that don't fit (on a 32-bit platform, a
+    /// line past 2³², a name of 2²⁴ bytes or more): those reads pass the whole key. In a getter,
+    /// every part is a constant, and so is the answer.
+    @inlinable
+    @inline(__always)
+    func packed(_ kind: Scope.Kind) -> UInt? {
+        guard UInt.bitWidth == 64, argumentBits == 0, UInt64(line) >> 32 == 0, nameCount >= -1,
+            nameCount < (1 << 24) - 1
+        else { return nil }
+        return line << 32 | UInt(nameCount + 1) << 8 | UInt(kind.rawValue)
+    }
+
+    /// The key ``packed(_:)`` gave the parts of.
+    init(
+        unpacking packed: UInt,
+        hash: UInt,
+        name: UnsafeRawPointer,
+        file: UInt,
+        assembly: Assembly.Type,
+        type: Any.Type
+    ) {
+        hashBits = hash
+        argumentBits = 0
+        arguments = nil
+        self.name = name
+        nameCount = Int((packed >> 8) & 0xFF_FFFF) - 1
+        line = packed >> 32
+        self.file = file
+        self.assembly = assembly
+        self.type = type
+    }
+
+    /// The raw value of the scope's kind ``packed(_:)`` packed.
+    static func kind(unpacking packed: UInt) -> UInt8 {
+        UInt8(truncatingIfNeeded: packed)
     }
 
     /// A `StaticString`'s bytes as a word and a count; for a lone Unicode scalar, its value with the

@@ -114,6 +114,14 @@ struct FrameStack: BitwiseCopyable {
         buffer + index
     }
 
+    /// The key of the frame `index`, where it lies: compared there (``DefinitionKey/same(at:_:)``),
+    /// it is not copied first.
+    @inline(__always)
+    func keyAddress(_ index: Int) -> UnsafePointer<DefinitionKey> {
+        UnsafeRawPointer(buffer + index).advanced(by: MemoryLayout<Frame>.offset(of: \Frame.key)!)
+            .assumingMemoryBound(to: DefinitionKey.self)
+    }
+
     /// The serial the next frame pushed gets.
     var nextSerial: UInt64 { lastSerial &+ 1 }
 

@@ -61,6 +61,23 @@ func unboxStored<T>(_ object: AnyObject, scope: Scope, as _: T.Type) -> T {
     return unboxSingleton(object, as: T.self)
 }
 
+/// ``unboxStored(_:scope:as:)`` for an object retained for the caller, who takes it: a class
+/// instance as it is, any other value in one call, out of line, which releases the box.
+@inlinable
+@inline(__always)
+func takeStored<T>(_ object: Unmanaged<AnyObject>, scope: Scope, as _: T.Type) -> T {
+    if isReference(T.self) { return unsafeBitCast(object.takeRetainedValue(), to: T.self) }
+    return takeUnboxed(object, scope: scope, as: T.self)
+}
+
+/// The value a stored object retained for the caller stands for; the object is released. Not
+/// inlined: a getter of a class is compiled with this branch (see ``unboxedValue(of:as:)``).
+@inlinable
+@inline(never)
+func takeUnboxed<T>(_ object: Unmanaged<AnyObject>, scope: Scope, as _: T.Type) -> T {
+    unboxStored(object.takeRetainedValue(), scope: scope, as: T.self)
+}
+
 /// ``unboxed(_:)``, for inlined code.
 @usableFromInline
 func unboxedValue(of object: AnyObject) -> Any {

@@ -1,7 +1,7 @@
 public import CAssemblies
 
-// What a getter inlines: its key, a look at the singleton line cache, and the calls that enter and
-// leave the engine around its body.
+// What a getter inlines: its key's parts, a look at the singleton line cache, and the calls that
+// enter and leave the engine around its body.
 
 /// The frame of a resolver that a read builds its instance in: the resolver (which it doesn't
 /// retain: the resolver is current, or one its thread or task is running a read on, for as long as
@@ -30,8 +30,10 @@ struct DefinitionHandle: @unchecked Sendable {
 /// What a synchronous read does after ``Resolver/enterObjectGraph(_:in:)`` (or the entry for its scope).
 @usableFromInline
 enum Entered {
-    /// Hand back this instance (an object, or a ``ValueBox``): nothing is built.
-    case instance(AnyObject)
+    /// Hand back this instance (an object, or a ``ValueBox``): nothing is built. Retained for the
+    /// getter, which takes it (``takeStored(_:scope:as:)``): the enum is trivial, and a getter has no
+    /// code to destroy it.
+    case instance(Unmanaged<AnyObject>)
     /// Run the body in this frame, then ``Resolver/leave(_:returning:)`` it with the instance — or
     /// ``Resolver/bodyThrew(at:)`` when the body throws.
     case build(DefinitionHandle)
@@ -40,11 +42,13 @@ enum Entered {
 /// The entry of every synchronous read: `define` calls it.
 ///
 /// It is all a getter holds of the engine. A singleton this thread has read before comes from the
-/// singleton line cache, inlined. Any other read is one call of the entry for its scope's kind,
-/// ``Resolver/enterObjectGraph(_:in:)``, ``Resolver/enterPrototype(_:in:)`` or
-/// ``Resolver/enterSlowly(_:scope:in:)``,
-/// which decides everything — the graph, the caches, other threads, overrides, observation — and
-/// either hands back an instance or gives the frame to build one in; then the body runs, here, in
+/// singleton line cache, inlined. Any other read is one call: of
+/// ``enterRead(of:hash:name:packed:file:type:)`` for an object-graph definition or a prototype
+/// without an injected object or arguments (nearly every read; the getter passes the key's constant
+/// parts in registers, and the entry makes the key), else of the entry for its scope's kind with the
+/// whole key, ``Resolver/enterObjectGraph(_:in:)``, ``Resolver/enterPrototype(_:in:)`` or
+/// ``Resolver/enterSlowly(_:scope:in:)``. The engine decides everything — the graph, the caches,
+/// other threads, overrides, observation — and either hands back an instance or gives the frame to build one in; then the body runs, here, in
 /// the getter, as hand-written code would, and a second call, ``Resolver/leave(_:returning:)``,
 /// finishes the frame with the instance. Neither call is generic or inlined: the engine is compiled
 /// once, in the library, however many definitions a program has. Most bodies throw nothing: `E` is
@@ -56,24 +60,37 @@ enum Reading {
     static func read<T, E: Error>(
         _ key: DefinitionKey,
         scope: Scope,
-        in family: Family,
+        of assembly: Assembly,
         _ body: (Definition<T>) throws(E) -> T
     ) throws(E) -> T {
         // Scopes are compared with `case` patterns, which the SIL optimizer folds for a literal scope;
         // `==` would leave the comparison to LLVM, and every getter bigger until then.
-        if case .singleton = scope.kind, let object = Resolver.cachedSingleton(key, in: family) {
+        if case .singleton = scope.kind, let object = Resolver.cachedSingleton(key, in: assembly.family) {
             return unboxSingleton(object, as: T.self)
         }
-        let entered = Resolver.withCurrent { resolver in
-            switch scope.kind {
-            case .objectGraph: resolver.enterObjectGraph(key, in: family)
-            case .prototype: resolver.enterPrototype(key, in: family)
-            case .singleton, .weakSingleton, .resettable: resolver.enterSlowly(key, scope: scope, in: family)
+        let entered: Entered
+        switch scope.kind {
+        case .objectGraph, .prototype:
+            if let packed = key.packed(scope.kind) {
+                entered = enterRead(
+                    of: assembly,
+                    hash: key.hashBits,
+                    name: key.name,
+                    packed: packed,
+                    file: key.file,
+                    type: key.type
+                )
+            } else if case .objectGraph = scope.kind {
+                entered = Resolver.withCurrent { $0.enterObjectGraph(key, in: assembly.family) }
+            } else {
+                entered = Resolver.withCurrent { $0.enterPrototype(key, in: assembly.family) }
             }
+        case .singleton, .weakSingleton, .resettable:
+            entered = Resolver.withCurrent { $0.enterSlowly(key, scope: scope, in: assembly.family) }
         }
         switch entered {
         case .instance(let object):
-            return unboxStored(object, scope: scope, as: T.self)
+            return takeStored(object, scope: scope, as: T.self)
         case .build(let handle):
             if !(E.self is Never.Type) {
                 handle.resolver._withUnsafeGuaranteedRef { $0.bodyMayThrow(at: handle.frame) }
@@ -98,6 +115,39 @@ enum Reading {
         withStored(result, scope: scope) { object in
             handle.resolver._withUnsafeGuaranteedRef { $0.leave(handle.frame, returning: object) }
         }
+    }
+}
+
+/// The entry of an object-graph or prototype read of a key with no injected object and no
+/// arguments (nearly every read): the getter passes the key's parts, which are constants but for
+/// the result type, in registers, and the key is made here, where the thread's resolver is looked
+/// up too — code written once instead of in every getter. `packed` holds the line, the name's
+/// length and the scope's kind (see ``DefinitionKey/packed(_:)``). A function, not a static
+/// method: it takes no metatype.
+@usableFromInline
+@inline(never)
+func enterRead(
+    of assembly: Assembly,
+    hash: UInt,
+    name: UnsafeRawPointer,
+    packed: UInt,
+    file: UInt,
+    type: Any.Type
+) -> Entered {
+    let key = DefinitionKey(
+        unpacking: packed,
+        hash: hash,
+        name: name,
+        file: file,
+        assembly: Swift.type(of: assembly),
+        type: type
+    )
+    let family = assembly.family
+    return Resolver.withCurrent { resolver in
+        if DefinitionKey.kind(unpacking: packed) == Scope.Kind.objectGraph.rawValue {
+            return resolver.enterObjectGraph(key, in: family)
+        }
+        return resolver.enterPrototype(key, in: family)
     }
 }
 

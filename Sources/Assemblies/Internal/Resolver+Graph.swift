@@ -189,7 +189,7 @@ extension Resolver {
         let isMethodWithParameters = entry.pointee.isSpecial && key.isMethodWithParameters
         if entry.pointee.state == .done {
             if isMethodWithParameters { Failure.methodReadTwice(key) }
-            return .instance(entry.pointee.object!.takeUnretainedValue())
+            return .instance(entry.pointee.object!.retain())
         }
         let frame = Int(entry.pointee.frame)
         guard let object = frames[frame].object?.takeUnretainedValue() else {
@@ -198,7 +198,7 @@ extension Resolver {
         if isMethodWithParameters { Failure.methodReadTwice(key) }
         handOut(frame)
         warnIfValue(object, handedOutFrom: frame, to: key)
-        return .instance(object)
+        return .instance(.passRetained(object))
     }
 
     /// The frame to build a prototype in, or the instance a back-reference gets: a prototype is a
@@ -211,7 +211,7 @@ extension Resolver {
             checkPrototypeRead(key)
         }
         if top >= 1 && frame(top - 1, builds: key) {
-            return .instance(backReference(to: top - 1, key))
+            return .instance(.passRetained(backReference(to: top - 1, key)))
         }
         return .build(DefinitionHandle(resolver: self, frame: push(key, entry: -1)))
     }
@@ -340,12 +340,11 @@ extension Resolver {
 
     // MARK: Frames
 
-    /// Whether the frame `index` builds `key`. The hash is compared in place first: copying a frame's
-    /// key out to compare it costs more than the comparison.
+    /// Whether the frame `index` builds `key`, compared where the frame's key lies: copying it out
+    /// to compare it costs more than the comparison.
     @inline(__always)
     func frame(_ index: Int, builds key: DefinitionKey) -> Bool {
-        if frames.address(index).pointee.key.hashBits != key.hashBits { return false }
-        return DefinitionKey.same(frames.address(index).pointee.key, key)
+        DefinitionKey.same(at: frames.keyAddress(index), key)
     }
 
     /// Whether a frame can be pushed without growing the stack of frames, looking for a cycle of

@@ -204,7 +204,7 @@ extension Resolver {
         guard !entry.pointee.isSpecial else { return nil }
         if entries.isCurrent(found) {
             guard entry.pointee.state == .done else { return nil }
-            return .instance(entry.pointee.object!.takeUnretainedValue())
+            return .instance(entry.pointee.object!.retain())
         }
         guard canPushWithoutChecks && entries.startBuildingQuickly(found) else { return nil }
         let frame = pushWithoutChecks(key, entry: found, scope: .objectGraph)
@@ -506,7 +506,7 @@ extension Entered {
     /// A synchronous read's decision: it never waits.
     init(_ decision: Resolver.Decision) {
         switch decision {
-        case .instance(let object): self = .instance(object)
+        case .instance(let object): self = .instance(.passRetained(object))
         case .build(let handle): self = .build(handle)
         case .wait: preconditionFailure("Assemblies: a synchronous read was asked to wait")
         }
@@ -523,7 +523,7 @@ extension Resolver.Decision {
 
     init(_ entered: Entered) {
         switch entered {
-        case .instance(let object): self = .instance(object)
+        case .instance(let object): self = .instance(object.takeRetainedValue())
         case .build(let handle): self = .build(handle)
         }
     }
