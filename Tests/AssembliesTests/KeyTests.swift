@@ -83,6 +83,18 @@ private final class FarLineAssembly: Assembly, @unchecked Sendable {
         #expect(first === second)
     }
 
+    @Test func aThreadsFirstReadMakesItsResolverThroughEitherEntry() {
+        // A getter of an object-graph definition and one of a prototype enter the engine through two
+        // entries; each makes the thread's resolver when its read is the thread's first.
+        let assembly = FarLineAssembly()
+        let categories = Guarded<[Int: String]>([:])
+        onThreads(2) { thread in
+            let logger = thread == 0 ? assembly.farPrototype : assembly.near
+            categories.withLock { $0[thread] = logger.category }
+        }
+        #expect(categories.withLock { $0 } == [0: "far prototype", 1: "near"])
+    }
+
     @Test func oneScalarMemberNamesAreKeysToo() {
         let (x, y, xAgain) = FarLineAssembly().scalars
         #expect(x.category == "x")

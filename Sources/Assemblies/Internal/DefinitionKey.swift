@@ -16,7 +16,7 @@
 /// static types) only when every word matches.
 ///
 /// A key is trivial to copy — every read makes one (the getter, or from the parts a getter passes
-/// ``enterRead(of:hash:name:packed:file:type:)``), and a frame keeps a copy — so it
+/// ``enterObjectGraphRead(of:hash:name:place:file:type:)``), and a frame keeps a copy — so it
 /// refers to its ``ArgumentList`` without retaining it. The `define` call that makes a key keeps
 /// the list alive while the read runs; whatever keeps a key beyond that keeps it as a
 /// ``StoredKey``, which retains the list (see `Internal/UnsafeCode.md`).
@@ -39,11 +39,19 @@ struct DefinitionKey: @unchecked Sendable {
     @usableFromInline unowned(unsafe) var arguments: ArgumentList?
     /// The UTF-8 bytes of the member name or explicit key.
     @usableFromInline let name: UnsafeRawPointer
+    /// The line (the high 32 bits) and the name's length plus one (the low 32 bits): one word, so
+    /// that a key is eight words (see ``line`` and ``nameCount``). A line past 2³² loses its high
+    /// bits here, not in ``hashBits``, which keeps keys apart (see ``place(line:nameCount:)``).
+    @usableFromInline let place: UInt64
     /// The number of bytes at `name`, or -1 when `name` holds a lone Unicode scalar's value (with
     /// the top bit set, so it is never null).
-    @usableFromInline let nameCount: Int
+    @inlinable
+    var nameCount: Int { Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: place)) &- 1 }
+
     /// The line of the `define` call, or 0 for an explicit key (a `#line` is never 0).
-    @usableFromInline let line: UInt
+    @inlinable
+    var line: UInt { UInt(truncatingIfNeeded: place >> 32) }
+
     /// For a default key, the NUL-terminated UTF-8 bytes of the `define` call's `#fileID`. For an
     /// explicit key, which has no place in its identity, the member (`#function`) that defines it,
     /// for messages, as ``bits(of:)`` gives it.
@@ -67,15 +75,15 @@ struct DefinitionKey: @unchecked Sendable {
     ) {
         let name = Self.bits(of: explicitKey ?? member)
         self.name = UnsafeRawPointer(bitPattern: name.word).unsafelyUnwrapped
-        nameCount = name.count
         self.file = explicitKey == nil ? Self.bits(of: file).word : Self.bits(of: member).word
-        self.line = explicitKey == nil ? line : 0
+        let line = explicitKey == nil ? line : 0
+        place = Self.place(line: line, nameCount: name.count)
         let argumentBits = argument.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
         self.argumentBits = argumentBits
         self.assembly = assembly
         self.type = type
         arguments = nil
-        hashBits = Self.hash(argument: argumentBits, name: self.name, nameCount: nameCount, line: self.line)
+        hashBits = Self.hash(argument: argumentBits, name: self.name, nameCount: name.count, line: line)
     }
 
     /// The key of a definition that takes arguments: its site (or explicit key) and the values.
@@ -91,35 +99,43 @@ struct DefinitionKey: @unchecked Sendable {
     ) {
         let name = Self.bits(of: explicitKey ?? member)
         self.name = UnsafeRawPointer(bitPattern: name.word).unsafelyUnwrapped
-        nameCount = name.count
         self.file = explicitKey == nil ? Self.bits(of: file).word : Self.bits(of: member).word
-        self.line = explicitKey == nil ? line : 0
+        let line = explicitKey == nil ? line : 0
+        place = Self.place(line: line, nameCount: name.count)
         argumentBits = arguments.bits
         self.assembly = assembly
         self.type = type
         self.arguments = arguments
-        hashBits = Self.hash(argument: argumentBits, name: self.name, nameCount: nameCount, line: self.line)
+        hashBits = Self.hash(argument: argumentBits, name: self.name, nameCount: name.count, line: line)
     }
 
-    /// The key's line, its name's length and `kind` in one word: what ``enterRead(of:hash:name:packed:file:type:)``
-    /// takes with the hash, the name, the file and the result type, all in registers. Nil for a key
-    /// with an injected object or arguments, and for parts that don't fit (on a 32-bit platform, a
-    /// line past 2³², a name of 2²⁴ bytes or more): those reads pass the whole key. In a getter,
-    /// every part is a constant, and so is the answer.
+    /// ``place``: `line` (its low 32 bits) and `nameCount` (plus one; a name of 4 GiB is not a
+    /// literal) in one word.
+    ///
+    /// Two keys whose lines differ only past 2³² have the same place but not the same hash, if
+    /// their names and arguments are the same: the hash mixes the whole line, by a multiplication
+    /// with an odd number and steps that lose nothing (see ``hash(argument:name:nameCount:line:)``).
+    /// Keys are compared by their hash first, so they stay apart; only a message would show the
+    /// lower line.
     @inlinable
     @inline(__always)
-    func packed(_ kind: Scope.Kind) -> UInt? {
-        guard UInt.bitWidth == 64, argumentBits == 0, UInt64(line) >> 32 == 0, nameCount >= -1,
-            nameCount < (1 << 24) - 1
-        else { return nil }
-        return line << 32 | UInt(nameCount + 1) << 8 | UInt(kind.rawValue)
+    static func place(line: UInt, nameCount: Int) -> UInt64 {
+        UInt64(truncatingIfNeeded: line) << 32 | UInt64(UInt32(truncatingIfNeeded: nameCount &+ 1))
     }
 
-    /// The key ``packed(_:)`` gave the parts of.
+    /// Whether a getter may pass the key by its parts, to ``enterObjectGraphRead(of:hash:name:place:file:type:)``
+    /// or ``enterPrototypeRead(hash:name:place:file:type:of:)``, all in registers: whether it has
+    /// no injected object and no arguments (a constant in the getter).
+    @inlinable
+    @inline(__always)
+    var isPassedByParts: Bool { argumentBits == 0 }
+
+    /// The key of a definition with no injected object and no arguments, from the parts a getter
+    /// passes (see ``isPassedByParts``).
     init(
-        unpacking packed: UInt,
         hash: UInt,
         name: UnsafeRawPointer,
+        place: UInt64,
         file: UInt,
         assembly: Assembly.Type,
         type: Any.Type
@@ -128,16 +144,10 @@ struct DefinitionKey: @unchecked Sendable {
         argumentBits = 0
         arguments = nil
         self.name = name
-        nameCount = Int((packed >> 8) & 0xFF_FFFF) - 1
-        line = packed >> 32
+        self.place = place
         self.file = file
         self.assembly = assembly
         self.type = type
-    }
-
-    /// The raw value of the scope's kind ``packed(_:)`` packed.
-    static func kind(unpacking packed: UInt) -> UInt8 {
-        UInt8(truncatingIfNeeded: packed)
     }
 
     /// A `StaticString`'s bytes as a word and a count; for a lone Unicode scalar, its value with the
@@ -203,7 +213,7 @@ struct DefinitionKey: @unchecked Sendable {
     @inline(__always)
     static func same(_ left: borrowing DefinitionKey, _ right: borrowing DefinitionKey) -> Bool {
         if left.hashBits != right.hashBits { return false }
-        if left.line != right.line { return false }
+        if left.place != right.place { return false }
         if left.argumentBits != right.argumentBits { return false }
         if left.line != 0 {
             if ObjectIdentifier(left.type) != ObjectIdentifier(right.type) { return false }
@@ -226,7 +236,7 @@ struct DefinitionKey: @unchecked Sendable {
     @inline(__always)
     static func same(at left: UnsafePointer<DefinitionKey>, _ right: borrowing DefinitionKey) -> Bool {
         if left.pointee.hashBits != right.hashBits { return false }
-        if left.pointee.line != right.line { return false }
+        if left.pointee.place != right.place { return false }
         if left.pointee.argumentBits != right.argumentBits { return false }
         if right.line != 0 {
             if ObjectIdentifier(left.pointee.type) != ObjectIdentifier(right.type) { return false }
@@ -343,14 +353,13 @@ struct DefinitionKey: @unchecked Sendable {
 
     private init(withoutArgumentsOf key: DefinitionKey) {
         name = key.name
-        nameCount = key.nameCount
+        place = key.place
         file = key.file
-        line = key.line
         argumentBits = 0
         assembly = key.assembly
         type = key.type
         arguments = nil
-        hashBits = Self.hash(argument: 0, name: name, nameCount: nameCount, line: line)
+        hashBits = Self.hash(argument: 0, name: name, nameCount: key.nameCount, line: key.line)
     }
 
     /// `AssemblyType.member`, or `AssemblyType.member (key "name")` for an explicit key, followed by

@@ -42,14 +42,15 @@ enum Entered {
 /// The entry of every synchronous read: `define` calls it.
 ///
 /// It is all a getter holds of the engine. A singleton this thread has read before comes from the
-/// singleton line cache, inlined. Any other read is one call: of
-/// ``enterRead(of:hash:name:packed:file:type:)`` for an object-graph definition or a prototype
-/// without an injected object or arguments (nearly every read; the getter passes the key's constant
-/// parts in registers, and the entry makes the key), else of the entry for its scope's kind with the
-/// whole key, ``Resolver/enterObjectGraph(_:in:)``, ``Resolver/enterPrototype(_:in:)`` or
+/// singleton line cache, inlined. Any other read is one call: for an object-graph definition or a
+/// prototype without an injected object or arguments (nearly every read), of
+/// ``enterObjectGraphRead(of:hash:name:place:file:type:)`` or
+/// ``enterPrototypeRead(hash:name:place:file:type:of:)``, to which the getter passes the key's
+/// constant parts in registers, and which make the key; else of the entry for its scope's kind with
+/// the whole key, ``Resolver/enterObjectGraph(_:in:)``, ``Resolver/enterPrototype(_:in:)`` or
 /// ``Resolver/enterSlowly(_:scope:in:)``. The engine decides everything — the graph, the caches,
-/// other threads, overrides, observation — and either hands back an instance or gives the frame to build one in; then the body runs, here, in
-/// the getter, as hand-written code would, and a second call, ``Resolver/leave(_:returning:)``,
+/// other threads, overrides, observation — and either hands back an instance or gives the frame to
+/// build one in; then the body runs, here, in the getter, as hand-written code would, and a second call, ``Resolver/leave(_:returning:)``,
 /// finishes the frame with the instance. Neither call is generic or inlined: the engine is compiled
 /// once, in the library, however many definitions a program has. Most bodies throw nothing: `E` is
 /// then `Never`, and the getter has no error path at all.
@@ -71,14 +72,23 @@ enum Reading {
         let entered: Entered
         switch scope.kind {
         case .objectGraph, .prototype:
-            if let packed = key.packed(scope.kind) {
-                entered = enterRead(
+            if key.isPassedByParts, case .objectGraph = scope.kind {
+                entered = enterObjectGraphRead(
                     of: assembly,
                     hash: key.hashBits,
                     name: key.name,
-                    packed: packed,
+                    place: key.place,
                     file: key.file,
                     type: key.type
+                )
+            } else if key.isPassedByParts {
+                entered = enterPrototypeRead(
+                    hash: key.hashBits,
+                    name: key.name,
+                    place: key.place,
+                    file: key.file,
+                    type: key.type,
+                    of: assembly
                 )
             } else if case .objectGraph = scope.kind {
                 entered = Resolver.withCurrent { $0.enterObjectGraph(key, in: assembly.family) }
@@ -118,36 +128,72 @@ enum Reading {
     }
 }
 
-/// The entry of an object-graph or prototype read of a key with no injected object and no
-/// arguments (nearly every read): the getter passes the key's parts, which are constants but for
-/// the result type, in registers, and the key is made here, where the thread's resolver is looked
-/// up too — code written once instead of in every getter. `packed` holds the line, the name's
-/// length and the scope's kind (see ``DefinitionKey/packed(_:)``). A function, not a static
-/// method: it takes no metatype.
+/// The entry of an object-graph read of a key with no injected object and no arguments (nearly
+/// every read): the getter passes the key's parts, which are constants but for the result type, in
+/// registers, and the key is made here, where the thread's resolver is looked up too — code written
+/// once instead of in every getter. A function, not a static method: it takes no metatype.
 @usableFromInline
 @inline(never)
-func enterRead(
+func enterObjectGraphRead(
     of assembly: Assembly,
     hash: UInt,
     name: UnsafeRawPointer,
-    packed: UInt,
+    place: UInt64,
     file: UInt,
     type: Any.Type
 ) -> Entered {
     let key = DefinitionKey(
-        unpacking: packed,
         hash: hash,
         name: name,
+        place: place,
         file: file,
         assembly: Swift.type(of: assembly),
         type: type
     )
-    let family = assembly.family
-    return Resolver.withCurrent { resolver in
-        if DefinitionKey.kind(unpacking: packed) == Scope.Kind.objectGraph.rawValue {
-            return resolver.enterObjectGraph(key, in: family)
-        }
-        return resolver.enterPrototype(key, in: family)
+    guard let address = assemblies_resolver() else {
+        return enterMakingResolver(key, scope: .objectGraph, in: assembly.family)
+    }
+    return Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef {
+        enterObjectGraph(on: $0, key, in: assembly.family)
+    }
+}
+
+/// ``enterObjectGraphRead(of:hash:name:place:file:type:)`` for a prototype. The assembly comes last,
+/// not first: the two entries would otherwise differ only in the function they call, and LLVM would
+/// merge them into one that calls it through a pointer, behind two thunks.
+@usableFromInline
+@inline(never)
+func enterPrototypeRead(
+    hash: UInt,
+    name: UnsafeRawPointer,
+    place: UInt64,
+    file: UInt,
+    type: Any.Type,
+    of assembly: Assembly
+) -> Entered {
+    let key = DefinitionKey(
+        hash: hash,
+        name: name,
+        place: place,
+        file: file,
+        assembly: Swift.type(of: assembly),
+        type: type
+    )
+    guard let address = assemblies_resolver() else {
+        return enterMakingResolver(key, scope: .prototype, in: assembly.family)
+    }
+    return Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef {
+        enterPrototype(on: $0, key, in: assembly.family)
+    }
+}
+
+/// The read of ``enterObjectGraphRead(of:hash:name:place:file:type:)`` or
+/// ``enterPrototypeRead(hash:name:place:file:type:of:)`` that is its thread's first: it makes the
+/// thread's resolver.
+@inline(never)
+private func enterMakingResolver(_ key: DefinitionKey, scope: Scope.Kind, in family: Family) -> Entered {
+    Resolver.withCurrent { resolver in
+        scope == .objectGraph ? resolver.enterObjectGraph(key, in: family) : resolver.enterPrototype(key, in: family)
     }
 }
 

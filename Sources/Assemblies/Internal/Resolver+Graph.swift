@@ -224,7 +224,8 @@ extension Resolver {
                 // The family remembers an explicit key's type across graphs.
                 graph.family?.checkExplicitKey(key)
             }
-            if key.arguments != nil {
+            // (The bit first: reading the list, even a nil one, retains it.)
+            if key.hasArguments, key.arguments != nil {
                 // A key with arguments is only ever found in the graph that stamped it (keys of
                 // earlier graphs have dropped theirs), so the table's key refers to this list.
                 argumentEntries.append((Int32(found), StoredKey(key)))

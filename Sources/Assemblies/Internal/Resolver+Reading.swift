@@ -55,6 +55,12 @@ extension Resolver {
     /// ``decideSlowly(_:scope:in:suspends:)``.
     @usableFromInline
     func enterObjectGraph(_ key: DefinitionKey, in family: Family) -> Entered {
+        decideObjectGraph(key, in: family)
+    }
+
+    /// What ``enterObjectGraph(_:in:)`` does, there and in ``enterObjectGraph(on:_:in:)``.
+    @inline(__always)
+    fileprivate func decideObjectGraph(_ key: DefinitionKey, in family: Family) -> Entered {
         if graph.familyID == family.id && !graph.isIntercepting {
             return enterShared(key)
         }
@@ -62,18 +68,30 @@ extension Resolver {
             beginGraph(of: family)
             return closingGraph(enterShared(key))
         }
+        if !family.isIntercepted && !family.openAsyncGraphs.isZero {
+            return enterTaskGraph(key, scope: .objectGraph, in: family)
+        }
         return enterSlowly(key, scope: .objectGraph, in: family)
     }
 
     /// ``enterObjectGraph(_:in:)`` for a prototype.
     @usableFromInline
     func enterPrototype(_ key: DefinitionKey, in family: Family) -> Entered {
+        decidePrototype(key, in: family)
+    }
+
+    /// What ``enterPrototype(_:in:)`` does, there and in ``enterPrototype(on:_:in:)``.
+    @inline(__always)
+    fileprivate func decidePrototype(_ key: DefinitionKey, in family: Family) -> Entered {
         if graph.familyID == family.id && !graph.isIntercepting {
             return enterPrototypeQuickly(key) ?? enterPrototype(key)
         }
         if opensGraphQuickly(of: family) {
             beginGraph(of: family)
             return closingGraph(enterPrototypeQuickly(key) ?? enterPrototype(key))
+        }
+        if !family.isIntercepted && !family.openAsyncGraphs.isZero {
+            return enterTaskGraph(key, scope: .prototype, in: family)
         }
         return enterSlowly(key, scope: .prototype, in: family)
     }
@@ -149,22 +167,17 @@ extension Resolver {
     }
 
     /// ``enterObjectGraph(_:in:)`` for a stored definition: a singleton, a weak singleton or a
-    /// resettable scope's instance; and for a scope only known at run time.
+    /// resettable scope's instance; and for the reads of an object-graph definition or a prototype
+    /// that ``enterObjectGraph(_:in:)`` and ``enterPrototype(_:in:)`` leave.
     @usableFromInline
     @inline(never)
     func enterSlowly(_ key: DefinitionKey, scope: Scope, in family: Family) -> Entered {
-        // A synchronous read in an async body joins its task's graph. Of a family nothing intercepts
-        // and a scope without caches, it is the first thing `decideSlowly` looks for: looked for
-        // first, out of line, it skips the rest.
-        if scope.kind == .objectGraph || scope.kind == .prototype, !family.isIntercepted,
-            !family.openAsyncGraphs.isZero
-        {
-            return enterTaskGraph(key, scope: scope, in: family)
-        }
-        return Entered(decideSlowly(key, scope: scope, in: family, suspends: false))
+        Entered(decideSlowly(key, scope: scope, in: family, suspends: false))
     }
 
-    /// ``enterSlowly(_:scope:in:)`` for a read that may join its task's graph.
+    /// A synchronous read of an object-graph definition or a prototype that may join its task's
+    /// graph: a read in an async body. Of a family nothing intercepts and a scope without caches, it
+    /// is the first thing `decideSlowly` looks for: looked for first, it skips the rest.
     @inline(never)
     private func enterTaskGraph(_ key: DefinitionKey, scope: Scope, in family: Family) -> Entered {
         if let taskGraph = taskGraphToJoin(readingFrom: family) {
@@ -500,6 +513,17 @@ extension Resolver {
             uninstall()
         }
     }
+}
+
+/// ``Resolver/enterObjectGraph(_:in:)`` on `resolver`, for ``enterObjectGraphRead(of:hash:name:place:file:type:)``:
+/// a function, which takes the resolver as an argument, borrowed, not as `self`.
+func enterObjectGraph(on resolver: Resolver, _ key: DefinitionKey, in family: Family) -> Entered {
+    resolver.decideObjectGraph(key, in: family)
+}
+
+/// ``Resolver/enterPrototype(_:in:)`` on `resolver` (see ``enterObjectGraph(on:_:in:)``).
+func enterPrototype(on resolver: Resolver, _ key: DefinitionKey, in family: Family) -> Entered {
+    resolver.decidePrototype(key, in: family)
 }
 
 extension Entered {

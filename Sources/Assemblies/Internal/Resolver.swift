@@ -18,11 +18,13 @@ import Android
 /// own thread, which is why its state opts out of dynamic exclusivity checks: they would cost more
 /// than the rest of a resolution.
 ///
-/// A getter makes the definition's key (or, for nearly every read, only its constant parts, which
-/// ``enterRead(of:hash:name:packed:file:type:)`` makes it from), checks the singleton cache's line
-/// for a singleton, and calls the engine's entry for its scope (that one, ``enterObjectGraph(_:in:)``,
-/// ``enterPrototype(_:in:)``, ``enterSlowly(_:scope:in:)`` for the stored scopes), out of line: it
-/// hands back an instance to return, or a frame to build one in. The getter runs the body and hands the instance to ``leave(_:returning:)``.
+/// A getter makes the definition's key — for nearly every read, only its constant parts, which
+/// ``enterObjectGraphRead(of:hash:name:place:file:type:)`` and
+/// ``enterPrototypeRead(hash:name:place:file:type:of:)`` make it from — checks the singleton cache's
+/// line for a singleton, and calls the engine's entry for its scope (one of those two,
+/// ``enterObjectGraph(_:in:)``, ``enterPrototype(_:in:)``, ``enterSlowly(_:scope:in:)`` for the
+/// stored scopes), out of line: it hands back an instance to return, or a frame to build one in. The
+/// getter runs the body and hands the instance to ``leave(_:returning:)``.
 /// Nothing of the engine is inlined into a getter but that cache check, and nothing in it is
 /// generic.
 ///
