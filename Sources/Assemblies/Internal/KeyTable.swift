@@ -42,6 +42,7 @@ struct KeyTable {
     }
 
     /// Adds `key` at `slot` (from ``find(_:)``); the table must not be full.
+    @inline(__always)
     mutating func insert(_ key: DefinitionKey, slot: Int) -> Int {
         let index = count
         (keys + index).initialize(to: key)

@@ -22,12 +22,18 @@ struct TouchedEntries {
     }
 
     /// Adds `index`, growing the buffer when it is full.
+    @inline(__always)
     mutating func append(_ index: Int) {
         if count == capacity {
-            indexes = indexes.moved(count: count, toCapacity: capacity * 2)
-            capacity *= 2
+            grow()
         }
         appendWithoutGrowing(index)
+    }
+
+    @inline(never)
+    private mutating func grow() {
+        indexes = indexes.moved(count: count, toCapacity: capacity * 2)
+        capacity *= 2
     }
 
     /// The `position`th index added.
