@@ -40,8 +40,7 @@ struct DefinitionKey: @unchecked Sendable {
     /// The UTF-8 bytes of the member name or explicit key.
     @usableFromInline let name: UnsafeRawPointer
     /// The line (the high 32 bits) and the name's length plus one (the low 32 bits): one word, so
-    /// that a key is eight words (see ``line`` and ``nameCount``). A line past 2³² loses its high
-    /// bits here, not in ``hashBits``, which keeps keys apart (see ``place(line:nameCount:)``).
+    /// that a key is eight words on a 64-bit platform (see ``line`` and ``nameCount``).
     @usableFromInline let place: UInt64
     /// The number of bytes at `name`, or -1 when `name` holds a lone Unicode scalar's value (with
     /// the top bit set, so it is never null).
@@ -77,6 +76,7 @@ struct DefinitionKey: @unchecked Sendable {
         self.name = UnsafeRawPointer(bitPattern: name.word).unsafelyUnwrapped
         self.file = explicitKey == nil ? Self.bits(of: file).word : Self.bits(of: member).word
         let line = explicitKey == nil ? line : 0
+        if UInt64(line) >> 32 != 0 { Failure.lineTooLarge(line, assembly: assembly, member: member) }
         place = Self.place(line: line, nameCount: name.count)
         let argumentBits = argument.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
         self.argumentBits = argumentBits
@@ -101,6 +101,7 @@ struct DefinitionKey: @unchecked Sendable {
         self.name = UnsafeRawPointer(bitPattern: name.word).unsafelyUnwrapped
         self.file = explicitKey == nil ? Self.bits(of: file).word : Self.bits(of: member).word
         let line = explicitKey == nil ? line : 0
+        if UInt64(line) >> 32 != 0 { Failure.lineTooLarge(line, assembly: assembly, member: member) }
         place = Self.place(line: line, nameCount: name.count)
         argumentBits = arguments.bits
         self.assembly = assembly
@@ -109,14 +110,10 @@ struct DefinitionKey: @unchecked Sendable {
         hashBits = Self.hash(argument: argumentBits, name: self.name, nameCount: name.count, line: line)
     }
 
-    /// ``place``: `line` (its low 32 bits) and `nameCount` (plus one; a name of 4 GiB is not a
-    /// literal) in one word.
-    ///
-    /// Two keys whose lines differ only past 2³² have the same place but not the same hash, if
-    /// their names and arguments are the same: the hash mixes the whole line, by a multiplication
-    /// with an odd number and steps that lose nothing (see ``hash(argument:name:nameCount:line:)``).
-    /// Keys are compared by their hash first, so they stay apart; only a message would show the
-    /// lower line.
+    /// ``place``: `line` and `nameCount` (plus one) in one word. A line is smaller than 2³²: a
+    /// `define` given a larger one stops (``Failure/lineTooLarge(_:assembly:member:)``; a `#line`
+    /// always is, and the check folds away), so that no line wraps to another, or to 0, which would
+    /// make the key explicit. A name is a literal, far shorter than 4 GiB.
     @inlinable
     @inline(__always)
     static func place(line: UInt, nameCount: Int) -> UInt64 {
@@ -232,7 +229,7 @@ struct DefinitionKey: @unchecked Sendable {
     }
 
     /// ``same(_:_:)`` for a key kept in memory, a table's: its words are read one by one, as they are
-    /// compared. (Given the key by value, Swift loads all nine words of it first, onto the stack.)
+    /// compared. (Given the key by value, Swift loads all eight words of it first, onto the stack.)
     @inline(__always)
     static func same(at left: UnsafePointer<DefinitionKey>, _ right: borrowing DefinitionKey) -> Bool {
         if left.pointee.hashBits != right.hashBits { return false }

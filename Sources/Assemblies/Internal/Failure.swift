@@ -453,6 +453,17 @@ enum Failure {
     }
 
     @usableFromInline
+    static func lineTooLarge(_ line: UInt, assembly: Assembly.Type, member: StaticString) -> Never {
+        stop(
+            """
+            \(String(describing: assembly)).\(member) calls `define` with line \(line), which is 2³² or \
+            more: a definition's line is part of its key, and must be smaller. To fix this, leave \
+            `line:` to its default, `#line`.
+            """
+        )
+    }
+
+    @usableFromInline
     static func registeredWrongType(_ key: DefinitionKey, object: Any.Type, expected: Any.Type) -> Never {
         stop(
             """

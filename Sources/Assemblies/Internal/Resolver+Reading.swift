@@ -50,8 +50,10 @@ extension Resolver {
     /// it hands back, or the frame its body builds one in.
     ///
     /// A getter calls the entry for its scope's kind (its scope is nearly always a literal), so that
-    /// each is small. The common reads — an object-graph definition or a prototype in the graph open
-    /// here, not intercepted — are decided without leaving the entry. The others go to
+    /// each is small: for a key with no injected object and no arguments, through
+    /// ``enterObjectGraphRead(of:hash:name:place:file:type:)``, which makes the key of its parts; else
+    /// here, with the whole key. The common reads — an object-graph definition or a prototype in the
+    /// graph open here, not intercepted — are decided without leaving the entry. The others go to
     /// ``decideSlowly(_:scope:in:suspends:)``.
     @usableFromInline
     func enterObjectGraph(_ key: DefinitionKey, in family: Family) -> Entered {
