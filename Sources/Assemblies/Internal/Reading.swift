@@ -142,20 +142,7 @@ func enterObjectGraphRead(
     file: UInt,
     type: Any.Type
 ) -> Entered {
-    let key = DefinitionKey(
-        hash: hash,
-        name: name,
-        place: place,
-        file: file,
-        assembly: Swift.type(of: assembly),
-        type: type
-    )
-    guard let address = assemblies_resolver() else {
-        return enterMakingResolver(key, scope: .objectGraph, in: assembly.family)
-    }
-    return Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef {
-        enterObjectGraph(on: $0, key, in: assembly.family)
-    }
+    enterRead(.objectGraph, of: assembly, hash: hash, name: name, place: place, file: file, type: type)
 }
 
 /// ``enterObjectGraphRead(of:hash:name:place:file:type:)`` for a prototype. The assembly comes last,
@@ -171,6 +158,21 @@ func enterPrototypeRead(
     type: Any.Type,
     of assembly: Assembly
 ) -> Entered {
+    enterRead(.prototype, of: assembly, hash: hash, name: name, place: place, file: file, type: type)
+}
+
+/// What both entries do, for their scope (a constant in each): make the key, find the thread's
+/// resolver — the thread's first read makes it, out of line — and enter the engine.
+@inline(__always)
+private func enterRead(
+    _ scope: Scope.Kind,
+    of assembly: Assembly,
+    hash: UInt,
+    name: UnsafeRawPointer,
+    place: UInt64,
+    file: UInt,
+    type: Any.Type
+) -> Entered {
     let key = DefinitionKey(
         hash: hash,
         name: name,
@@ -180,10 +182,12 @@ func enterPrototypeRead(
         type: type
     )
     guard let address = assemblies_resolver() else {
-        return enterMakingResolver(key, scope: .prototype, in: assembly.family)
+        return enterMakingResolver(key, scope: scope, in: assembly.family)
     }
-    return Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef {
-        enterPrototype(on: $0, key, in: assembly.family)
+    return Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef { resolver in
+        scope == .objectGraph
+            ? enterObjectGraph(on: resolver, key, in: assembly.family)
+            : enterPrototype(on: resolver, key, in: assembly.family)
     }
 }
 
