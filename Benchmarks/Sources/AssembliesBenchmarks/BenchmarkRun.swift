@@ -351,7 +351,7 @@ struct BenchmarkRun {
     private mutating func runColdStart() {
         let runs = isQuick ? 3 : 21
         progress("cold start: \(runs) processes per measurement")
-        let assembly = Summary(ColdStart.measure(.assembly, runs: runs)).median
+        let assembly = Summary(ColdStart.measure(.assembly, runs: runs).map(\.microseconds)).median
         let assemblyLimit = 50.0
         targets.append(
             (
@@ -365,7 +365,8 @@ struct BenchmarkRun {
             "—", "—", "—", "—", "—", "—",
         ])
         let graphs = [ColdStart.What.handWritten, .assemblies, .swinject].map { ColdStart.measure($0, runs: runs) }
-        let medians = graphs.map { Summary($0).median }
+        let medians = graphs.map { Summary($0.map(\.microseconds)).median }
+        let faults = graphs.map { Summary($0.map(\.faults)).median }
         let versusHand = medians[1] / medians[0]
         let limit = 3.0
         targets.append(
@@ -382,6 +383,12 @@ struct BenchmarkRun {
             "≤ \(Format.ratio(limit)) \(Format.check(versusHand <= limit))",
             Format.ratio(medians[2] / medians[1]),
             "—", "—", "—", "—", "—",
+        ])
+        table.add([
+            "… page faults the process takes meanwhile",
+            Format.number(faults[0]), Format.number(faults[1]), Format.number(faults[2]),
+            Format.ratio(faults[1] / faults[0]),
+            "—", "—", "—", "—", "—", "—", "—",
         ])
     }
 
