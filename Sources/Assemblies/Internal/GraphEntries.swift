@@ -2,9 +2,9 @@
 /// any scope — each with an entry: its state in the current graph, and the instance it shares.
 ///
 /// Keys stay from one graph to the next, so a steady program looks each key up without inserting
-/// it again; an entry belongs to the current graph when it carries the graph's ``generation``, and
-/// counts as absent otherwise. The entries a graph touched are listed (``touched``), so that closing
-/// it releases their instances without visiting the others. Past ``keyLimit`` keys (injections key
+/// it again; an entry belongs to the current graph when it is marked ``Entry/isCurrent``, and counts
+/// as absent otherwise. The entries a graph touched are listed (``touched``), so that closing it
+/// releases their instances and unmarks them without visiting the others. Past ``keyLimit`` keys (injections key
 /// by object, so keys can keep coming), the table is emptied when a graph ends.
 ///
 /// Owned by one ``Resolver``, which frees it (``deallocate()``) once, when it goes (a task's
@@ -24,10 +24,8 @@ struct GraphEntries: BitwiseCopyable {
             case done
         }
 
-        // The words first, then the small fields: 24 bytes an entry, not 32.
+        // The word first, then the small fields: 16 bytes an entry.
 
-        /// The graph the entry belongs to; an entry of an earlier graph counts as absent.
-        var generation: UInt64
         /// The instance (an object, or a ``ValueBox``), retained by hand: released when the graph
         /// closes.
         var object: Unmanaged<AnyObject>?
@@ -37,6 +35,10 @@ struct GraphEntries: BitwiseCopyable {
         /// Whether reads of the key need the checks of ``Resolver/enter(_:scope:)``: an explicit key
         /// (its type and scope), or a method with parameters (read twice in a graph).
         var isSpecial: Bool
+        /// Whether the current graph has read the entry: set by its first read in the graph, which
+        /// lists it in ``touched``, and cleared when the graph closes (or the frame that built it
+        /// is undone). An entry not marked counts as absent.
+        var isCurrent: Bool
     }
 
     /// Past this many keys, the table is emptied when a graph ends.
@@ -46,10 +48,8 @@ struct GraphEntries: BitwiseCopyable {
     private(set) var keys = KeyTable(capacity: 16)
     /// Parallel to `keys`: `keys.count` of them initialized, in a buffer of `keys.capacity`.
     private var storage: UnsafeMutablePointer<Entry>
-    /// The entries read in the current graph.
+    /// The entries read in the current graph: every entry marked ``Entry/isCurrent`` is listed.
     private(set) var touched = TouchedEntries()
-    /// Numbers graphs.
-    private(set) var generation: UInt64 = 0
 
     init() {
         storage = .allocate(capacity: keys.capacity)
@@ -83,7 +83,7 @@ struct GraphEntries: BitwiseCopyable {
     /// Whether the entry numbered `index` was read in the current graph.
     @inline(__always)
     func isCurrent(_ index: Int) -> Bool {
-        storage[index].generation == generation
+        storage[index].isCurrent
     }
 
     /// The key of the entry numbered `index`.
@@ -93,9 +93,10 @@ struct GraphEntries: BitwiseCopyable {
 
     // MARK: A graph's reads
 
-    /// A new graph begins: every entry counts as absent until it is read again.
-    mutating func beginGraph() {
-        generation &+= 1
+    /// A new graph begins: every entry counts as absent until it is read again, since the last
+    /// graph's were unmarked when it closed.
+    func beginGraph() {
+        assert(touched.count == 0, "Assemblies: a graph began before the last one closed")
     }
 
     /// The first read, in this graph, of the object-graph entry numbered `index`, which an earlier
@@ -105,7 +106,7 @@ struct GraphEntries: BitwiseCopyable {
     mutating func startBuildingQuickly(_ index: Int) -> Bool {
         guard touched.hasRoom else { return false }
         let entry = storage + index
-        entry.pointee.generation = generation
+        entry.pointee.isCurrent = true
         entry.pointee.scope = .objectGraph
         entry.pointee.state = .building
         touched.appendWithoutGrowing(index)
@@ -128,18 +129,18 @@ struct GraphEntries: BitwiseCopyable {
             found = keys.insert(key, slot: slot)
             (storage + found).initialize(
                 to: Entry(
-                    generation: 0,
                     object: nil,
                     frame: -1,
                     scope: scope,
                     state: .done,
-                    isSpecial: key.isExplicit || key.isMethodWithParameters || key.hasArguments
+                    isSpecial: key.isExplicit || key.isMethodWithParameters || key.hasArguments,
+                    isCurrent: false
                 )
             )
         }
         let entry = storage + found
-        guard entry.pointee.generation != generation else { return (found, false) }
-        entry.pointee.generation = generation
+        guard !entry.pointee.isCurrent else { return (found, false) }
+        entry.pointee.isCurrent = true
         entry.pointee.scope = scope
         entry.pointee.state = scope == .objectGraph ? .building : .checkOnly
         entry.pointee.frame = -1
@@ -153,7 +154,7 @@ struct GraphEntries: BitwiseCopyable {
 
     /// Forgets what the current graph has of the entry numbered `index`, whose frame was undone.
     func forget(_ index: Int) {
-        storage[index].generation = 0
+        storage[index].isCurrent = false
         storage[index].object = nil
     }
 
@@ -172,6 +173,7 @@ struct GraphEntries: BitwiseCopyable {
             let entry = storage + touched[index]
             entry.pointee.object?.release()
             entry.pointee.object = nil
+            entry.pointee.isCurrent = false
         }
         touched.removeAll()
         if keys.count > Self.keyLimit {

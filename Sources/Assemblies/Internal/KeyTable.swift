@@ -4,7 +4,6 @@
 /// Nothing is allocated once the table has grown to hold every key a thread reads.
 struct KeyTable {
     private(set) var keys: UnsafeMutablePointer<DefinitionKey>
-    private var positions: UnsafeMutablePointer<Int32>
     /// Slot → index + 1, or 0 for an empty slot. Twice as many slots as keys keeps probes short.
     private var slots: UnsafeMutablePointer<Int32>
     private var slotMask: Int
@@ -14,7 +13,6 @@ struct KeyTable {
     init(capacity: Int) {
         self.capacity = capacity
         keys = .allocate(capacity: capacity)
-        positions = .allocate(capacity: capacity)
         slots = .allocate(capacity: capacity * 2)
         slots.initialize(repeating: 0, count: capacity * 2)
         slotMask = capacity * 2 - 1
@@ -22,7 +20,6 @@ struct KeyTable {
 
     func deallocate() {
         keys.deallocate()
-        positions.deallocate()
         slots.deallocate()
     }
 
@@ -46,7 +43,6 @@ struct KeyTable {
     mutating func insert(_ key: DefinitionKey, slot: Int) -> Int {
         let index = count
         (keys + index).initialize(to: key)
-        positions[index] = Int32(slot)
         slots[slot] = Int32(index + 1)
         count += 1
         return index
@@ -59,7 +55,6 @@ struct KeyTable {
         let newCapacity = capacity * 4
         let newKeys = UnsafeMutablePointer<DefinitionKey>.allocate(capacity: newCapacity)
         newKeys.moveInitialize(from: keys, count: count)
-        let newPositions = UnsafeMutablePointer<Int32>.allocate(capacity: newCapacity)
         let newSlots = UnsafeMutablePointer<Int32>.allocate(capacity: newCapacity * 2)
         newSlots.initialize(repeating: 0, count: newCapacity * 2)
         let newMask = newCapacity * 2 - 1
@@ -67,11 +62,9 @@ struct KeyTable {
             var slot = Int(truncatingIfNeeded: newKeys[index].hashBits) & newMask
             while newSlots[slot] != 0 { slot = (slot + 1) & newMask }
             newSlots[slot] = Int32(index + 1)
-            newPositions[index] = Int32(slot)
         }
         deallocate()
         keys = newKeys
-        positions = newPositions
         slots = newSlots
         slotMask = newMask
         capacity = newCapacity
@@ -88,10 +81,14 @@ struct KeyTable {
         keys[index].arguments = nil
     }
 
-    /// Forgets every key, touching only the slots in use.
+    /// Forgets every key, touching only the slots in use: each key's is found again from its hash,
+    /// scanning on past the slots already cleared (a key's slot lies on the way from its first
+    /// choice, and holes left by keys cleared before it don't end the scan).
     mutating func removeAll() {
         for index in 0..<count {
-            slots[Int(positions[index])] = 0
+            var slot = Int(truncatingIfNeeded: keys[index].hashBits) & slotMask
+            while slots[slot] != Int32(index + 1) { slot = (slot + 1) & slotMask }
+            slots[slot] = 0
         }
         keys.deinitialize(count: count)
         count = 0

@@ -29,7 +29,8 @@ import Android
 /// generic.
 ///
 /// Shared definitions (object graph, singleton) have an entry in a hash table whose keys stay from
-/// one graph to the next; an entry belongs to the current graph when it carries its generation.
+/// one graph to the next; an entry belongs to the current graph while it is marked current (from its
+/// first read in the graph until the graph closes).
 /// Prototypes have none (except one with an explicit key, to check the key's type and scope): a
 /// prototype only needs to know whether it is read straight back from its direct dependency, which
 /// the frame below the top answers. A cycle made only of prototypes is found by scanning the stack
