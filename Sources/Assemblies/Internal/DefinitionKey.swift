@@ -72,18 +72,16 @@ struct DefinitionKey: @unchecked Sendable {
         line: UInt,
         argument: AnyObject?
     ) {
-        let name = Self.bits(of: explicitKey ?? member)
-        self.name = UnsafeRawPointer(bitPattern: name.word).unsafelyUnwrapped
-        self.file = explicitKey == nil ? Self.bits(of: file).word : Self.bits(of: member).word
-        let line = explicitKey == nil ? line : 0
-        if UInt64(line) >> 32 != 0 { Failure.lineTooLarge(line, assembly: assembly, member: member) }
-        place = Self.place(line: line, nameCount: name.count)
-        let argumentBits = argument.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
-        self.argumentBits = argumentBits
-        self.assembly = assembly
-        self.type = type
-        arguments = nil
-        hashBits = Self.hash(argument: argumentBits, name: self.name, nameCount: name.count, line: line)
+        self.init(
+            assembly: assembly,
+            member: member,
+            type: type,
+            explicitKey: explicitKey,
+            file: file,
+            line: line,
+            argumentBits: argument.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0,
+            arguments: nil
+        )
     }
 
     /// The key of a definition that takes arguments: its site (or explicit key) and the values.
@@ -97,13 +95,39 @@ struct DefinitionKey: @unchecked Sendable {
         line: UInt,
         arguments: ArgumentList
     ) {
+        self.init(
+            assembly: assembly,
+            member: member,
+            type: type,
+            explicitKey: explicitKey,
+            file: file,
+            line: line,
+            argumentBits: arguments.bits,
+            arguments: arguments
+        )
+    }
+
+    /// What both of the initializers above make of a `define` call: the site (or explicit key) and
+    /// the injected object's or the arguments' bits.
+    @inlinable
+    @inline(__always)
+    init(
+        assembly: Assembly.Type,
+        member: StaticString,
+        type: Any.Type,
+        explicitKey: StaticString?,
+        file: StaticString,
+        line: UInt,
+        argumentBits: UInt,
+        arguments: ArgumentList?
+    ) {
         let name = Self.bits(of: explicitKey ?? member)
         self.name = UnsafeRawPointer(bitPattern: name.word).unsafelyUnwrapped
         self.file = explicitKey == nil ? Self.bits(of: file).word : Self.bits(of: member).word
         let line = explicitKey == nil ? line : 0
         if UInt64(line) >> 32 != 0 { Failure.lineTooLarge(line, assembly: assembly, member: member) }
         place = Self.place(line: line, nameCount: name.count)
-        argumentBits = arguments.bits
+        self.argumentBits = argumentBits
         self.assembly = assembly
         self.type = type
         self.arguments = arguments

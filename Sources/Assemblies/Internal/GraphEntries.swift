@@ -4,8 +4,8 @@
 /// Keys stay from one graph to the next, so a steady program looks each key up without inserting
 /// it again; an entry belongs to the current graph when it is marked ``Entry/isCurrent``, and counts
 /// as absent otherwise. The entries a graph touched are listed (``touched``), so that closing it
-/// releases their instances and unmarks them without visiting the others. Past ``keyLimit`` keys (injections key
-/// by object, so keys can keep coming), the table is emptied when a graph ends.
+/// releases their instances and unmarks them without visiting the others. Past ``keyLimit`` keys
+/// (injections key by object, so keys can keep coming), the table is emptied when a graph ends.
 ///
 /// Owned by one ``Resolver``, which frees it (``deallocate()``) once, when it goes (a task's
 /// resolver keeps it from one task's graph to the next, see ``Resolver/serve(_:)``). Bitwise copyable, so that

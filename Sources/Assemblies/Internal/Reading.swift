@@ -50,10 +50,11 @@ enum Entered {
 /// the whole key, ``Resolver/enterObjectGraph(_:in:)``, ``Resolver/enterPrototype(_:in:)`` or
 /// ``Resolver/enterSlowly(_:scope:in:)``. The engine decides everything — the graph, the caches,
 /// other threads, overrides, observation — and either hands back an instance or gives the frame to
-/// build one in; then the body runs, here, in the getter, as hand-written code would, and a second call, ``Resolver/leave(_:returning:)``,
-/// finishes the frame with the instance. Neither call is generic or inlined: the engine is compiled
-/// once, in the library, however many definitions a program has. Most bodies throw nothing: `E` is
-/// then `Never`, and the getter has no error path at all.
+/// build one in; then the body runs, here, in the getter, as hand-written code would, and a second
+/// call, ``Resolver/leave(_:returning:)``, finishes the frame with the instance. Neither call is
+/// generic or inlined: the engine is compiled once, in the library, however many definitions a
+/// program has. Most bodies throw nothing: `E` is then `Never`, and the getter has no error path at
+/// all.
 @usableFromInline
 enum Reading {
     @inlinable
@@ -184,11 +185,16 @@ private func enterRead(
     guard let address = assemblies_resolver() else {
         return enterMakingResolver(key, scope: scope, in: assembly.family)
     }
-    return Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef { resolver in
-        scope == .objectGraph
-            ? enterObjectGraph(on: resolver, key, in: assembly.family)
-            : enterPrototype(on: resolver, key, in: assembly.family)
+    return Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef {
+        enter(scope, key, on: $0, in: assembly.family)
     }
+}
+
+/// Enters `key` on `resolver` in `scope`, an object graph or a prototype.
+@inline(__always)
+private func enter(_ scope: Scope.Kind, _ key: DefinitionKey, on resolver: Resolver, in family: Family) -> Entered {
+    scope == .objectGraph
+        ? enterObjectGraph(on: resolver, key, in: family) : enterPrototype(on: resolver, key, in: family)
 }
 
 /// The read of ``enterObjectGraphRead(of:hash:name:place:file:type:)`` or
@@ -196,9 +202,7 @@ private func enterRead(
 /// thread's resolver.
 @inline(never)
 private func enterMakingResolver(_ key: DefinitionKey, scope: Scope.Kind, in family: Family) -> Entered {
-    Resolver.withCurrent { resolver in
-        scope == .objectGraph ? resolver.enterObjectGraph(key, in: family) : resolver.enterPrototype(key, in: family)
-    }
+    Resolver.withCurrent { enter(scope, key, on: $0, in: family) }
 }
 
 /// Calls `body` with `result` as the engine keeps it, unretained: a class instance as it is (the

@@ -70,10 +70,7 @@ extension Resolver {
             beginGraph(of: family)
             return closingGraph(enterShared(key))
         }
-        if !family.isIntercepted && !family.openAsyncGraphs.isZero {
-            return enterTaskGraph(key, scope: .objectGraph, in: family)
-        }
-        return enterSlowly(key, scope: .objectGraph, in: family)
+        return enterOutsideGraph(key, scope: .objectGraph, in: family)
     }
 
     /// ``enterObjectGraph(_:in:)`` for a prototype.
@@ -92,10 +89,18 @@ extension Resolver {
             beginGraph(of: family)
             return closingGraph(enterPrototypeQuickly(key) ?? enterPrototype(key))
         }
+        return enterOutsideGraph(key, scope: .prototype, in: family)
+    }
+
+    /// A read of an object-graph definition or a prototype that is neither in the graph open here
+    /// nor the first of a plain graph: in an async body, nearly always, which joins its task's graph
+    /// (``enterTaskGraph(_:scope:in:)``); else ``enterSlowly(_:scope:in:)``.
+    @inline(__always)
+    private func enterOutsideGraph(_ key: DefinitionKey, scope: Scope, in family: Family) -> Entered {
         if !family.isIntercepted && !family.openAsyncGraphs.isZero {
-            return enterTaskGraph(key, scope: .prototype, in: family)
+            return enterTaskGraph(key, scope: scope, in: family)
         }
-        return enterSlowly(key, scope: .prototype, in: family)
+        return enterSlowly(key, scope: scope, in: family)
     }
 
     /// A read joining `taskGraph`: decided on its resolver, installed here until the frame it
