@@ -10,8 +10,6 @@
 #endif
 #if defined(__linux__)
 #include <linux/futex.h>
-#endif
-#if defined(__linux__)
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
