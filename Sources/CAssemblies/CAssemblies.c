@@ -63,11 +63,11 @@ __attribute__((noinline)) uintptr_t assemblies_current_stack_address(void) {
     return (uintptr_t)__builtin_frame_address(0);
 }
 
-void assemblies_current_thread_name(char *buffer, size_t size) {
+void assemblies_current_thread_name(uint8_t *buffer, size_t size) {
     if (size == 0) return;
     buffer[0] = 0;
 #if defined(__APPLE__) || defined(__GLIBC__)
-    if (pthread_getname_np(pthread_self(), buffer, size) != 0) buffer[0] = 0;
+    if (pthread_getname_np(pthread_self(), (char *)buffer, size) != 0) buffer[0] = 0;
 #endif
 }
 

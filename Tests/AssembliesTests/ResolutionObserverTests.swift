@@ -1,4 +1,5 @@
 import Assemblies
+import Foundation
 import Testing
 
 #if canImport(Darwin)
@@ -381,6 +382,20 @@ private final class Collected: ResolutionObserver {
         #expect(Set(reads.map(\.threadNumber)).count == 8)
         let byThread = Dictionary(grouping: reads, by: \.threadNumber)
         #expect(byThread.values.allSatisfy { $0.filter { $0.depth == 0 }.count == 20 })
+    }
+
+    @Test func aReadNamesItsThread() {
+        let app = SeenAssembly()
+        let collected = Collected()
+        app.observeResolutions(with: collected)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            Thread.current.name = "seen-worker"
+            _ = app.logger
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(collected.all.map(\.threadName) == ["seen-worker"])
     }
 
     @Test func aDeepGraphIsReportedLevelByLevel() {

@@ -368,6 +368,10 @@ struct DefinitionKey: @unchecked Sendable {
         return name.loadUnaligned(fromByteOffset: nameCount &- 2, as: UInt16.self) == UInt16(0x29_3A).littleEndian
     }
 
+    /// Whether reads of the key need the checks of ``Resolver/enter(_:scope:)``: an explicit key (its
+    /// type and scope), a method with parameters (read twice in a graph), or arguments.
+    var readsNeedChecks: Bool { isExplicit || isMethodWithParameters || hasArguments }
+
     /// Whether the key carries argument values (or did, before its graph closed).
     var hasArguments: Bool { argumentBits & 1 != 0 }
 

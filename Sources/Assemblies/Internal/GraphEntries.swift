@@ -68,10 +68,11 @@ struct GraphEntries: BitwiseCopyable {
 
     // MARK: Looking up
 
-    /// The number of `key`, or -1 when this thread has not read it (or the table was emptied since).
+    /// The number of `key`, or -1 when this thread has not read it (or the table was emptied since),
+    /// with the slot where it would go.
     @inline(__always)
-    func find(_ key: DefinitionKey) -> Int {
-        keys.find(key).index
+    func find(_ key: DefinitionKey) -> (index: Int, slot: Int) {
+        keys.find(key)
     }
 
     /// The entry numbered `index`.
@@ -113,13 +114,32 @@ struct GraphEntries: BitwiseCopyable {
         return true
     }
 
+    /// The first read of `key` on this thread (or since the table was emptied), an object-graph
+    /// definition that is neither explicit nor a method with parameters, and has no arguments: inserts
+    /// it at `slot` (from ``find(_:)``) with its entry current and being built, and returns its
+    /// number; nil, having changed nothing, when the table or the list of touched entries is full.
+    @inline(__always)
+    mutating func insertBuildingQuickly(_ key: DefinitionKey, slot: Int) -> Int? {
+        guard !keys.isFull && touched.hasRoom else { return nil }
+        let index = keys.insert(key, slot: slot)
+        (storage + index).initialize(
+            to: Entry(object: nil, frame: -1, scope: .objectGraph, state: .building, isSpecial: false, isCurrent: true)
+        )
+        touched.appendWithoutGrowing(index)
+        return index
+    }
+
     /// The number of `key`'s entry in the current graph, inserted if new, and whether this is the
     /// key's first read in the graph. An entry first read in this graph is `.building` with no frame,
     /// in `scope` (or `.checkOnly` for a prototype or a stored definition, which only have an entry
-    /// when their key is explicit).
+    /// when their key is explicit). `lookup` is what ``find(_:)`` returns for the key.
     @inline(__always)
-    mutating func index(of key: DefinitionKey, scope: Scope.Kind) -> (index: Int, isFirstInGraph: Bool) {
-        var (found, slot) = keys.find(key)
+    mutating func index(
+        of key: DefinitionKey,
+        scope: Scope.Kind,
+        lookup: (index: Int, slot: Int)
+    ) -> (index: Int, isFirstInGraph: Bool) {
+        var (found, slot) = lookup
         if found < 0 {
             if keys.isFull {
                 keys.grow()
@@ -133,7 +153,7 @@ struct GraphEntries: BitwiseCopyable {
                     frame: -1,
                     scope: scope,
                     state: .done,
-                    isSpecial: key.isExplicit || key.isMethodWithParameters || key.hasArguments,
+                    isSpecial: key.readsNeedChecks,
                     isCurrent: false
                 )
             )

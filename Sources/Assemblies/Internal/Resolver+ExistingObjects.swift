@@ -39,7 +39,7 @@ extension Resolver {
 
     func existingObject<T>(withKey key: DefinitionKey, as _: T.Type, in family: Family) -> T? {
         guard graph.familyID == family.id else { return nil }
-        let index = entries.find(key)
+        let index = entries.find(key).index
         guard index >= 0, entries.isCurrent(index) else { return nil }
         key.requireSameType(as: entries.key(at: index))
         let visible = visibleInstances(in: family).last { $0.key.matches(key) }

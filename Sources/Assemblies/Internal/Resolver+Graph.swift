@@ -176,7 +176,11 @@ extension Resolver {
         if isWatchingCaptives && scope == .objectGraph {
             checkCaptive(key, scope: .objectGraph)
         }
-        let found = entry(for: key, scope: scope)
+        let lookup = entries.find(key)
+        if lookup.index < 0 && scope == .objectGraph, let entered = enterFirstQuickly(key, slot: lookup.slot) {
+            return entered
+        }
+        let found = entry(for: key, scope: scope, lookup: lookup)
         let entry = entries.entry(found)
         if entry.pointee.state == .building && entry.pointee.frame < 0 {
             let frame = push(key, entry: found)
@@ -201,6 +205,20 @@ extension Resolver {
         return .instance(.passRetained(object))
     }
 
+    /// The quick case of an object-graph read that ``enter(_:scope:)`` is left: the key's first read
+    /// on this thread, which a thread's first graph makes of nearly every key. It is inserted at
+    /// `slot`, where the table misses it, and a frame pushed, unless the key needs the checks of
+    /// `enter`, or the table, the touched entries or the frames need to grow.
+    @inline(__always)
+    private func enterFirstQuickly(_ key: DefinitionKey, slot: Int) -> Entered? {
+        guard !key.readsNeedChecks && canPushWithoutChecks,
+            let index = entries.insertBuildingQuickly(key, slot: slot)
+        else { return nil }
+        let frame = pushWithoutChecks(key, entry: index, scope: .objectGraph)
+        entries.entry(index).pointee.frame = Int32(truncatingIfNeeded: frame)
+        return .build(DefinitionHandle(resolver: self, frame: frame))
+    }
+
     /// The frame to build a prototype in, or the instance a back-reference gets: a prototype is a
     /// new instance, except when it is read straight back from one of its direct dependencies while
     /// it is being wired.
@@ -216,9 +234,10 @@ extension Resolver {
         return .build(DefinitionHandle(resolver: self, frame: push(key, entry: -1)))
     }
 
-    /// The index of `key`'s entry in the current graph (see ``GraphEntries/index(of:scope:)``).
-    func entry(for key: DefinitionKey, scope: Scope.Kind) -> Int {
-        let (found, isFirstInGraph) = entries.index(of: key, scope: scope)
+    /// The index of `key`'s entry in the current graph (see ``GraphEntries/index(of:scope:lookup:)``),
+    /// where the table's `lookup` of the key found it or where it would go.
+    func entry(for key: DefinitionKey, scope: Scope.Kind, lookup: (index: Int, slot: Int)) -> Int {
+        let (found, isFirstInGraph) = entries.index(of: key, scope: scope, lookup: lookup)
         if isFirstInGraph {
             if key.isExplicit {
                 // The family remembers an explicit key's type across graphs.
@@ -593,7 +612,7 @@ extension Resolver {
     /// An explicit key names one slot whatever its scope, so the key of a definition that has no
     /// entry of its own (a prototype, a stored definition) is checked like the others'.
     func checkExplicitKeyWithoutEntry(_ key: DefinitionKey, scope: Scope.Kind) {
-        let found = entry(for: key, scope: scope)
+        let found = entry(for: key, scope: scope, lookup: entries.find(key))
         checkExplicitKey(key, at: found, scope: scope)
     }
 }

@@ -296,7 +296,7 @@ extension Resolver {
     /// Where a read of the object-graph definition `key` that doesn't build it gets its instance.
     @inline(__always)
     private func sourceInGraph(of key: DefinitionKey) -> Resolution.Source {
-        let found = entries.find(key)
+        let found = entries.find(key).index
         let isDone = found >= 0 && entries.isCurrent(found) && entries.entry(found).pointee.state == .done
         return isDone && graph.familyID != 0 ? .objectGraph : .inFlight
     }

@@ -218,7 +218,7 @@ extension Resolver {
     /// The quick cases of an object-graph read in the graph open here (see ``enterQuickly(_:scope:in:)``).
     @inline(__always)
     private func enterSharedQuickly(_ key: DefinitionKey) -> Entered? {
-        let found = entries.find(key)
+        let found = entries.find(key).index
         guard found >= 0 && !isWatchingCaptives else { return nil }
         let entry = entries.entry(found)
         guard !entry.pointee.isSpecial else { return nil }

@@ -163,10 +163,10 @@ final class ResolverThread: @unchecked Sendable {
 
     init() {
         number = Int(truncatingIfNeeded: assemblies_next_thread_number())
-        var buffer = [CChar](repeating: 0, count: 64)
+        // One array of bytes, decoded where it lies: the first read of a program makes this record.
+        var buffer = [UInt8](repeating: 0, count: 64)
         assemblies_current_thread_name(&buffer, buffer.count)
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        self.name = name
+        name = String(decoding: buffer[..<(buffer.firstIndex(of: 0) ?? buffer.count)], as: UTF8.self)
         stack = StackLimit.ofCurrentThread()
         task = nil
         isTask = false

@@ -25,8 +25,9 @@ static inline uintptr_t assemblies_frame_address(void) {
     return (uintptr_t)__builtin_frame_address(0);
 }
 
-/// Writes the calling thread's name, NUL-terminated (empty when it has none or it can't be read).
-void assemblies_current_thread_name(char *buffer, size_t size);
+/// Writes the calling thread's name, NUL-terminated (empty when it has none or it can't be read), as
+/// UTF-8 bytes.
+void assemblies_current_thread_name(uint8_t *buffer, size_t size);
 
 /// Reads `*word` atomically, with relaxed ordering: one plain load on every platform Swift runs on.
 /// Inlined into the caller, so Swift code that calls it pays no call.
