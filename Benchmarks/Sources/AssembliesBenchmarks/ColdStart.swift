@@ -72,28 +72,38 @@ enum ColdStart {
         }
     }
 
-    /// Microseconds `what` took in each of `runs` new processes, and the page faults each took
-    /// meanwhile.
-    static func measure(_ what: What, runs: Int) -> [(microseconds: Double, faults: Double)] {
-        (0..<runs).map { _ in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-            process.arguments = ["--cold-start", what.rawValue]
-            let output = Pipe()
-            process.standardOutput = output
-            do {
-                try process.run()
-            } catch {
-                semanticCheckFailed("cold start", what.rawValue, "the program could not start itself: \(error)")
+    /// Microseconds each of `whats` took in each of `runs` new processes, and the page faults each
+    /// took meanwhile, by `what`. The processes run in rounds of one process of each, in a shuffled
+    /// order, so that a slow moment of a noisy machine hits them alike.
+    static func measure(_ whats: [What], runs: Int) -> [What: [(microseconds: Double, faults: Double)]] {
+        var results: [What: [(microseconds: Double, faults: Double)]] = [:]
+        for _ in 0..<runs {
+            for what in whats.shuffled() {
+                results[what, default: []].append(measureOnce(what))
             }
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            let numbers = text.split(separator: " ").compactMap { Double($0) }
-            guard process.terminationStatus == 0, numbers.count == 2 else {
-                semanticCheckFailed("cold start", what.rawValue, "a child process printed \(text)")
-            }
-            return (numbers[0] / 1_000, numbers[1])
         }
+        return results
+    }
+
+    /// The microseconds and page faults of `what` in one new process.
+    private static func measureOnce(_ what: What) -> (microseconds: Double, faults: Double) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["--cold-start", what.rawValue]
+        let output = Pipe()
+        process.standardOutput = output
+        do {
+            try process.run()
+        } catch {
+            semanticCheckFailed("cold start", what.rawValue, "the program could not start itself: \(error)")
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let numbers = text.split(separator: " ").compactMap { Double($0) }
+        guard process.terminationStatus == 0, numbers.count == 2 else {
+            semanticCheckFailed("cold start", what.rawValue, "a child process printed \(text)")
+        }
+        return (numbers[0] / 1_000, numbers[1])
     }
 }
