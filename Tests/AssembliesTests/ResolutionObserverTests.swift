@@ -390,7 +390,7 @@ private final class Collected: ResolutionObserver {
         app.observeResolutions(with: collected)
         let done = DispatchSemaphore(value: 0)
         Thread {
-            Thread.current.name = "seen-worker"
+            nameThisThread("seen-worker")
             _ = app.logger
             done.signal()
         }.start()
@@ -415,4 +415,17 @@ private final class Collected: ResolutionObserver {
         // An optional that holds a value is written as the value, as `AnyHashable` sees it.
         #expect(collected.all.map(\.arguments) == [["\"ada\"", "7", "nil"]])
     }
+}
+
+/// Names the calling thread. (Foundation's `Thread.name` may be set after the thread has begun,
+/// and Glibc's module doesn't import `pthread_setname_np`.)
+private func nameThisThread(_ name: String) {
+    #if canImport(Darwin)
+    pthread_setname_np(name)
+    #else
+    typealias SetName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
+    // RTLD_DEFAULT, a null handle on glibc: the symbol as the program sees it.
+    guard let symbol = dlsym(nil, "pthread_setname_np") else { return }
+    _ = unsafeBitCast(symbol, to: SetName.self)(pthread_self(), name)
+    #endif
 }
