@@ -418,9 +418,31 @@ extension Resolver {
         let frame = frames.address(index)
         // `mayThrow` alone needs nothing done: a throwing read leaves as fast as any other.
         guard frame.pointee.object == nil && frame.pointee.flags.subtracting(.mayThrow).isEmpty else {
-            return result._withUnsafeGuaranteedRef { leaveSlowly(index, returning: $0) }
+            return leaveFlagged(index, returning: result)
         }
         pop(index, returning: result)
+    }
+
+    /// ``leave(_:returning:)`` for a frame with ``FrameFlags`` or a registered instance: the two
+    /// common cases here, each a frame whose body registered nothing and that has one flag, and
+    /// every other one in ``leaveSlowly(_:returning:)``.
+    @inline(never)
+    private func leaveFlagged(_ index: Int, returning result: Unmanaged<AnyObject>) {
+        if frames[index].object == nil {
+            switch frames[index].flags.subtracting(.mayThrow) {
+            case .closesGraph:
+                // The first frame of a plain graph: a top-level read.
+                pop(index, returning: result)
+                return finishGraph()
+            case .uninstalls:
+                // A synchronous read in an async body, which joined its task's graph.
+                pop(index, returning: result)
+                return uninstall()
+            default:
+                break
+            }
+        }
+        result._withUnsafeGuaranteedRef { leaveSlowly(index, returning: $0) }
     }
 
     /// Pops the frame `index`, whose body registered nothing and added no hooks: an object-graph
@@ -445,17 +467,10 @@ extension Resolver {
     }
 
     /// ``leave(_:returning:)`` for a frame whose body registered an instance, or that has
-    /// ``FrameFlags``.
+    /// ``FrameFlags`` other than one of `closesGraph` and `uninstalls` alone.
     @inline(never)
     func leaveSlowly(_ index: Int, returning result: AnyObject) {
         let flags = frames[index].flags
-        let only = flags.subtracting(.mayThrow)
-        if (only == .closesGraph || only == .uninstalls) && frames[index].object == nil {
-            // The first frame of a plain graph, the most common of these, or of a synchronous read
-            // that joined its task's graph.
-            pop(index, returning: Unmanaged.passUnretained(result))
-            return only == .closesGraph ? finishGraph() : uninstall()
-        }
         if flags.contains(.endsReport) {
             bodyReturnedInReportedRead()
         }
