@@ -152,6 +152,7 @@ extension Assembly {
             explicitKey: key,
             file: file,
             line: line,
+            argumentBits: arguments.bits,
             arguments: arguments
         )
         defer { withExtendedLifetime(arguments) {} }

@@ -331,6 +331,7 @@ open class Assembly: @unchecked Sendable {
             explicitKey: key,
             file: file,
             line: line,
+            argumentBits: arguments.bits,
             arguments: arguments
         )
         defer { withExtendedLifetime(arguments) {} }
@@ -395,7 +396,8 @@ open class Assembly: @unchecked Sendable {
             explicitKey: explicitKey,
             file: file,
             line: line,
-            argument: argument
+            argumentBits: argument.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0,
+            arguments: nil
         )
     }
 
@@ -629,11 +631,10 @@ open class Assembly: @unchecked Sendable {
     /// - Parameter key: An explicit key given to `define(withKey:)`.
     /// - Returns: The instance, or `nil` when the current graph has none under that key.
     public final func existingObject<T>(withKey key: StaticString) -> T? {
-        let definitionKey = DefinitionKey(
-            assembly: type(of: self),
-            member: #function,
-            type: T.self,
+        let definitionKey = self.key(
+            T.self,
             explicitKey: key,
+            function: #function,
             file: #fileID,
             line: #line,
             argument: nil

@@ -20,7 +20,8 @@ struct SingletonSlotTests {
         explicitKey: nil,
         file: #fileID,
         line: #line,
-        argument: nil
+        argumentBits: 0,
+        arguments: nil
     )
 
     private func slot(_ scope: Scope = .singleton) -> SingletonSlot {

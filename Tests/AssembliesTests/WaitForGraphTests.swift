@@ -56,7 +56,8 @@ private final class Simulation {
             explicitKey: nil,
             file: #fileID,
             line: UInt(index),
-            argument: nil
+            argumentBits: 0,
+            arguments: nil
         )
     }
 

@@ -61,54 +61,8 @@ struct DefinitionKey: @unchecked Sendable {
     /// The result type of the definition (for an explicit key: no part of its identity).
     @usableFromInline let type: Any.Type
 
-    @inlinable
-    @inline(__always)
-    init(
-        assembly: Assembly.Type,
-        member: StaticString,
-        type: Any.Type,
-        explicitKey: StaticString?,
-        file: StaticString,
-        line: UInt,
-        argument: AnyObject?
-    ) {
-        self.init(
-            assembly: assembly,
-            member: member,
-            type: type,
-            explicitKey: explicitKey,
-            file: file,
-            line: line,
-            argumentBits: argument.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0,
-            arguments: nil
-        )
-    }
-
-    /// The key of a definition that takes arguments: its site (or explicit key) and the values.
-    @inlinable
-    init(
-        assembly: Assembly.Type,
-        member: StaticString,
-        type: Any.Type,
-        explicitKey: StaticString?,
-        file: StaticString,
-        line: UInt,
-        arguments: ArgumentList
-    ) {
-        self.init(
-            assembly: assembly,
-            member: member,
-            type: type,
-            explicitKey: explicitKey,
-            file: file,
-            line: line,
-            argumentBits: arguments.bits,
-            arguments: arguments
-        )
-    }
-
-    /// What both of the initializers above make of a `define` call: the site (or explicit key) and
-    /// the injected object's or the arguments' bits.
+    /// The key of a `define` call: its site (or explicit key), and the identity of the object it
+    /// injects into or the bits of its `arguments` (see ``argumentBits``), or 0.
     @inlinable
     @inline(__always)
     init(
