@@ -86,7 +86,7 @@ public struct Definition<T> {
     /// Stops: the body registered an `object` of a type that is not a `T`.
     @usableFromInline
     func registeredWrongType(_ object: Any.Type) -> Never {
-        withResolver { Failure.registeredWrongType($0.frames[handle.frame].key, object: object, expected: T.self) }
+        withResolver { Failure.registeredWrongType($0.key(ofFrame: handle.frame), object: object, expected: T.self) }
     }
 
     /// Adds a hook that runs once the body has returned the instance, wired: once per instance

@@ -63,11 +63,12 @@ __attribute__((noinline)) uintptr_t assemblies_current_stack_address(void) {
     return (uintptr_t)__builtin_frame_address(0);
 }
 
-void assemblies_current_thread_name(uint8_t *buffer, size_t size) {
+void assemblies_current_thread_name(void *buffer, size_t size) {
     if (size == 0) return;
-    buffer[0] = 0;
+    char *name = buffer;
+    name[0] = 0;
 #if defined(__APPLE__) || defined(__GLIBC__)
-    if (pthread_getname_np(pthread_self(), (char *)buffer, size) != 0) buffer[0] = 0;
+    if (pthread_getname_np(pthread_self(), name, size) != 0) name[0] = 0;
 #endif
 }
 
@@ -132,20 +133,29 @@ void assemblies_unlock_word(uint32_t *word) {
 
 #endif
 
-static uint64_t last_resolution_sequence = 0;
+// The process-wide sequences, side by side in one struct, and so in one page: the first assembly
+// of a process writes it (its family's number), and a thread's first read, which numbers its
+// resolver and its thread, then finds the page written and this code mapped, instead of faulting
+// both in.
+static struct {
+    uint64_t family;
+    uint64_t resolver;
+    uint64_t thread;
+    uint64_t resolution;
+} last_numbers;
+
+uint64_t assemblies_next_family_number(void) {
+    return __atomic_add_fetch(&last_numbers.family, 1, __ATOMIC_RELAXED);
+}
 
 uint64_t assemblies_next_resolution_sequence(void) {
-    return __atomic_add_fetch(&last_resolution_sequence, 1, __ATOMIC_RELAXED);
+    return __atomic_add_fetch(&last_numbers.resolution, 1, __ATOMIC_RELAXED);
 }
-
-static uint64_t last_resolver_number = 0;
 
 uint64_t assemblies_next_resolver_number(void) {
-    return __atomic_add_fetch(&last_resolver_number, 1, __ATOMIC_RELAXED);
+    return __atomic_add_fetch(&last_numbers.resolver, 1, __ATOMIC_RELAXED);
 }
 
-static uint64_t last_thread_number = 0;
-
 uint64_t assemblies_next_thread_number(void) {
-    return __atomic_add_fetch(&last_thread_number, 1, __ATOMIC_RELAXED);
+    return __atomic_add_fetch(&last_numbers.thread, 1, __ATOMIC_RELAXED);
 }

@@ -161,6 +161,17 @@ final class WestAssembly: Assembly, @unchecked Sendable {
     var west: Loop { define { Loop(next: self.east.east) } }
 }
 
+/// Seventy object-graph definitions in a loop, each read from the initializer of the one before:
+/// the loop closes on the first, which has registered nothing. The thread's table of keys grows
+/// twice while their frames are open.
+final class LongLoopAssembly: Assembly, @unchecked Sendable {
+    static let length = 70
+
+    func link(_ index: Int) -> Loop {
+        define(arguments: index) { Loop(next: self.link((index + 1) % Self.length)) }
+    }
+}
+
 final class MisuseQuestsAssembly: Assembly, @unchecked Sendable {
     var main: MisuseAssembly { collaborator() }
     var child: Child { define { Child(parent: self.main.parent) } }
@@ -175,6 +186,17 @@ final class MisuseQuestsAssembly: Assembly, @unchecked Sendable {
         #expect(message.contains("circular dependency, read again before it was registered"))
         #expect(message.contains("MisuseAssembly.parent → MisuseQuestsAssembly.child → MisuseAssembly.parent"))
         #expect(message.contains("To fix this, register the instance before reading MisuseQuestsAssembly.child"))
+    }
+
+    @Test func aLongCycleThroughInitializersNamesEveryDefinitionInOrder() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = LongLoopAssembly().link(0)
+        }
+        let message = stderr(of: result)
+        #expect(message.contains("circular dependency, read again before it was registered"))
+        // Frames of shared definitions find their keys in the table, which moved as it grew.
+        let links = (0..<LongLoopAssembly.length).map { "LongLoopAssembly.link(_:) (\($0))" }
+        #expect(message.contains((links + [links[0]]).joined(separator: " → ")))
     }
 
     @Test func aDefinitionThatNeedsItselfBeforeRegisteringStops() async {

@@ -1,3 +1,5 @@
+internal import CAssemblies
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -58,8 +60,6 @@ final class Family: Sendable {
     /// family of a program is made).
     private let state = Locked(State())
 
-    private static let lastID = Locked<UInt64>(0)
-
     private struct State {
         /// What the family's reads are reported to, if anything (see ``Observation``).
         var observation: Observation?
@@ -81,10 +81,7 @@ final class Family: Sendable {
 
     init(configuration: FamilyConfiguration) {
         self.configuration = configuration
-        id = Self.lastID.withLock { lastID in
-            lastID += 1
-            return lastID
-        }
+        id = assemblies_next_family_number()
     }
 
     /// Whether a read may have to look for the current task's overrides of this family, or report

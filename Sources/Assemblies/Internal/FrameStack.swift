@@ -5,19 +5,25 @@
 /// cycle made only of prototypes (``PushLimits``): a resolver's fast paths check ``canPushQuickly``
 /// and leave the rest to ``Resolver/push(_:entry:scope:)``. A frame is popped by lowering ``count``.
 ///
+/// A frame of a shared definition names its key by its entry: the graph's table holds the key
+/// for as long as the frame is open (the table drops keys only when a graph closes, and a graph
+/// closes once its frames have left), so the push doesn't copy it — eight words a read. Every other
+/// frame (a prototype's, a stored definition's) keeps a copy of its key here, in a buffer parallel
+/// to the frames; the place of a frame with an entry is left uninitialized there. The resolver
+/// finds a frame's key either way (``Resolver/keyAddress(ofFrame:)``).
+///
 /// Owned by one ``Resolver``, which frees it (``deallocate()``) once, when it goes (a task's
 /// resolver keeps it from one task's graph to the next, see ``Resolver/serve(_:)``). Bitwise copyable, so that
 /// reading a frame copies nothing that counts references.
 struct FrameStack: BitwiseCopyable {
     /// A definition being built, and the instance its body registered.
     ///
-    /// Trivial to copy and to drop: the key is a copy (whose arguments the `define` call being
-    /// built keeps alive), and the registered instance is retained by hand — by
+    /// Trivial to copy and to drop: the registered instance is retained by hand — by
     /// ``Resolver/register(_:in:key:)`` — and released, or handed on to the entry, when the frame is
     /// left or undone.
     struct Frame {
-        var key: DefinitionKey
-        /// The entry of a shared definition, or -1 for a prototype or a stored definition.
+        /// The entry of a shared definition, whose key the graph's table holds, or -1 for a
+        /// prototype or a stored definition, whose key is ``FrameStack/ownKey(_:)``.
         var entry: Int32
         var scope: Scope.Kind
         /// What leaving the frame does beyond finishing its instance.
@@ -27,17 +33,18 @@ struct FrameStack: BitwiseCopyable {
         var serial: UInt64
         /// The instance the body registered (an object, or a ``ValueBox``), retained.
         var object: Unmanaged<AnyObject>?
+        /// The key's ``DefinitionKey/hashBits``: a frame whose key can't be the one looked for is
+        /// told without finding its key (see ``Resolver/frame(_:builds:)``).
+        var hashBits: UInt
 
-        /// A frame with no flags and no instance. (Written out rather than memberwise: pushing
-        /// through the memberwise initializer made the read entries copy the key onto the stack as
-        /// they start, whatever the path — 186 more instructions for the graph of 10.)
-        init(key: DefinitionKey, entry: Int32, scope: Scope.Kind, serial: UInt64) {
-            self.key = key
+        /// A frame with no flags and no instance.
+        init(entry: Int32, scope: Scope.Kind, serial: UInt64, hashBits: UInt) {
             self.entry = entry
             self.scope = scope
             flags = []
             self.serial = serial
             object = nil
+            self.hashBits = hashBits
         }
 
         var hasInstance: Bool { object != nil }
@@ -85,6 +92,9 @@ struct FrameStack: BitwiseCopyable {
 
     /// `count` frames, in a buffer of `limits.capacity`.
     private var buffer: UnsafeMutablePointer<Frame>
+    /// Parallel to `buffer`: the key of each frame without an entry (a copy, whose arguments the
+    /// `define` call being built keeps alive); uninitialized at the index of a frame with one.
+    private var keys: UnsafeMutablePointer<DefinitionKey>
     /// How many frames are open; the innermost is `count - 1`. Lowered to pop frames.
     var count = 0
     private(set) var limits = PushLimits()
@@ -93,11 +103,13 @@ struct FrameStack: BitwiseCopyable {
 
     init() {
         buffer = .allocate(capacity: limits.capacity)
+        keys = .allocate(capacity: limits.capacity)
     }
 
-    /// Frees the buffer: once, by the resolver that owns it.
+    /// Frees the buffers: once, by the resolver that owns them.
     func deallocate() {
         buffer.deallocate()
+        keys.deallocate()
     }
 
     /// The frame at `index`, which must be below ``count``, in place.
@@ -114,12 +126,11 @@ struct FrameStack: BitwiseCopyable {
         buffer + index
     }
 
-    /// The key of the frame `index`, where it lies: compared there (``DefinitionKey/same(at:_:)``),
-    /// it is not copied first.
+    /// The key of the frame `index`, which has no entry, where it lies: compared there
+    /// (``DefinitionKey/same(at:_:)``), it is not copied first.
     @inline(__always)
-    func keyAddress(_ index: Int) -> UnsafePointer<DefinitionKey> {
-        UnsafeRawPointer(buffer + index).advanced(by: MemoryLayout<Frame>.offset(of: \Frame.key)!)
-            .assumingMemoryBound(to: DefinitionKey.self)
+    func ownKey(_ index: Int) -> UnsafePointer<DefinitionKey> {
+        UnsafePointer(keys + index)
     }
 
     /// The serial the next frame pushed gets.
@@ -129,23 +140,37 @@ struct FrameStack: BitwiseCopyable {
     @inline(__always)
     var canPushQuickly: Bool { count < limits.quick }
 
-    /// Pushes a frame for `key`, when ``canPushQuickly`` or once the buffer has room (see
-    /// ``makeRoom()``); returns its index.
+    /// Pushes a frame for `key`, the key of the shared definition of `entry`, when
+    /// ``canPushQuickly`` or once the buffer has room (see ``makeRoom()``); returns its index. The
+    /// entry holds the key.
     @inline(__always)
-    mutating func push(_ key: DefinitionKey, entry: Int, scope: Scope.Kind) -> Int {
+    mutating func push(_ key: borrowing DefinitionKey, entry: Int, scope: Scope.Kind) -> Int {
         let index = count
         lastSerial &+= 1
         (buffer + index).initialize(
-            to: Frame(key: key, entry: Int32(truncatingIfNeeded: entry), scope: scope, serial: lastSerial)
+            to: Frame(entry: Int32(truncatingIfNeeded: entry), scope: scope, serial: lastSerial, hashBits: key.hashBits)
         )
         count = index &+ 1
         return index
+    }
+
+    /// Pushes a frame without an entry for `key` (see ``push(_:entry:scope:)``), keeping a copy of
+    /// the key.
+    @inline(__always)
+    mutating func push(_ key: DefinitionKey, scope: Scope.Kind) -> Int {
+        (keys + count).initialize(to: key)
+        return push(key, entry: -1, scope: scope)
     }
 
     /// Makes room for one more frame, doubling the buffer when it is full.
     mutating func makeRoom() {
         guard count == limits.capacity else { return }
         buffer = buffer.moved(count: count, toCapacity: limits.capacity * 2)
+        // The keys move as bytes: the places of frames with entries hold none.
+        let grownKeys = UnsafeMutablePointer<DefinitionKey>.allocate(capacity: limits.capacity * 2)
+        UnsafeMutableRawPointer(grownKeys).copyMemory(from: keys, byteCount: count * MemoryLayout<DefinitionKey>.stride)
+        keys.deallocate()
+        keys = grownKeys
         limits.doubleCapacity()
     }
 

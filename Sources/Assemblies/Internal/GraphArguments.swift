@@ -69,13 +69,13 @@ extension Resolver {
             // A hook of a stored definition whose body has returned (its frame is gone): it keeps
             // what its hooks read.
             Failure.graphArgumentReadByStoredInstance(
-                [last.slot.key] + (last.frame..<frames.count).map { frames[$0].key }
+                [last.slot.key] + (last.frame..<frames.count).map { key(ofFrame: $0) }
             )
         }
         for index in stride(from: frames.count - 1, through: 0, by: -1) {
             switch frames[index].scope {
             case .singleton, .weakSingleton, .resettable:
-                Failure.graphArgumentReadByStoredInstance(chain(from: index, to: frames[frames.count - 1].key))
+                Failure.graphArgumentReadByStoredInstance(chain(from: index, to: key(ofFrame: frames.count - 1)))
             case .objectGraph, .prototype:
                 continue
             }

@@ -92,6 +92,12 @@ struct GraphEntries: BitwiseCopyable {
         keys.keys[index]
     }
 
+    /// Where the key of the entry numbered `index` lies, until the table grows or forgets its keys.
+    @inline(__always)
+    func keyAddress(at index: Int) -> UnsafePointer<DefinitionKey> {
+        UnsafePointer(keys.keys + index)
+    }
+
     // MARK: A graph's reads
 
     /// A new graph begins: every entry counts as absent until it is read again, since the last

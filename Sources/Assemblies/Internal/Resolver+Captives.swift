@@ -23,7 +23,7 @@ extension Resolver {
                 let scope = building.last(where: { $0.frame == keeper })?.slot.scope
             else { return }
             keeperScope = scope
-            chain = (keeper..<frames.count).map { DefinitionName(frames[$0].key) } + [DefinitionName(key)]
+            chain = (keeper..<frames.count).map { DefinitionName(self.key(ofFrame: $0)) } + [DefinitionName(key)]
         }
         if scope.kind == .resettable && keeperScope == scope { return }
         let captive = CaptiveDependency(chain: chain, keeperScope: keeperScope, keptScope: scope)

@@ -23,7 +23,7 @@ extension Resolver {
             // undone, and the frame below goes on.)
             let isLonger = frame.pointee.flags.contains(.handedOutInALongerCycle)
             Failure.threwAfterHandingOut(
-                Array(threadChain(to: frame.pointee.key).dropLast()),
+                Array(threadChain(to: key(ofFrame: index)).dropLast()),
                 takenBy: handouts.takers[index],
                 through: isLonger ? handouts.takerPaths[index] ?? [] : []
             )

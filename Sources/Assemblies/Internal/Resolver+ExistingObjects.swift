@@ -17,7 +17,7 @@ extension Resolver {
         }
         for frame in 0..<frames.count {
             if let object = frames[frame].object?.takeUnretainedValue() {
-                visible.append((frames[frame].key, unboxed(object)))
+                visible.append((key(ofFrame: frame), unboxed(object)))
             }
         }
         return visible

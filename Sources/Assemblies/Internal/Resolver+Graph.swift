@@ -121,6 +121,8 @@ extension Resolver {
             }
             argumentEntries.removeAll(keepingCapacity: true)
         }
+        // A frame with an entry finds its key in the table, which may now forget its keys.
+        assert(frames.count == 0, "Assemblies: a graph closed with frames still open")
         entries.closeGraph()
         frames.checkFromTheStart()
         if !held.aliveUntilClose.isEmpty {
@@ -176,7 +178,13 @@ extension Resolver {
         if isWatchingCaptives && scope == .objectGraph {
             checkCaptive(key, scope: .objectGraph)
         }
-        let lookup = entries.find(key)
+        return enter(key, scope: scope, lookup: entries.find(key))
+    }
+
+    /// ``enter(_:scope:)`` once the read is checked (for a captive dependency) and its key looked up
+    /// in the table: `lookup` is what ``GraphEntries/find(_:)`` returns for it.
+    @inline(never)
+    func enter(_ key: DefinitionKey, scope: Scope.Kind, lookup: (index: Int, slot: Int)) -> Entered {
         if lookup.index < 0 && scope == .objectGraph, let entered = enterFirstQuickly(key, slot: lookup.slot) {
             return entered
         }
@@ -214,7 +222,7 @@ extension Resolver {
         guard !key.readsNeedChecks && canPushWithoutChecks,
             let index = entries.insertBuildingQuickly(key, slot: slot)
         else { return nil }
-        let frame = pushWithoutChecks(key, entry: index, scope: .objectGraph)
+        let frame = pushWithoutChecks(key, entry: index)
         entries.entry(index).pointee.frame = Int32(truncatingIfNeeded: frame)
         return .build(DefinitionHandle(resolver: self, frame: frame))
     }
@@ -294,8 +302,8 @@ extension Resolver {
     @inline(never)
     func recordHandout(of frame: Int) {
         let top = frames.count - 1
-        record(frames[top].key, asTakerOf: frame)
-        if frame + 1 < top { recordPath(of: frame, (frame + 1..<top).map { frames[$0].key }) }
+        record(key(ofFrame: top), asTakerOf: frame)
+        if frame + 1 < top { recordPath(of: frame, (frame + 1..<top).map { key(ofFrame: $0) }) }
     }
 
     /// Records that the in-flight instance of `frame` was handed out to the body of a definition of
@@ -364,7 +372,21 @@ extension Resolver {
     /// to compare it costs more than the comparison.
     @inline(__always)
     func frame(_ index: Int, builds key: DefinitionKey) -> Bool {
-        DefinitionKey.same(at: frames.keyAddress(index), key)
+        if frames[index].hashBits != key.hashBits { return false }
+        return DefinitionKey.same(at: keyAddress(ofFrame: index), key)
+    }
+
+    /// Where the key of the frame `index` lies: in the graph's table for a frame with an entry, in
+    /// the stack of frames for any other (see ``FrameStack``).
+    @inline(__always)
+    func keyAddress(ofFrame index: Int) -> UnsafePointer<DefinitionKey> {
+        let entry = Int(frames[index].entry)
+        return entry >= 0 ? entries.keyAddress(at: entry) : frames.ownKey(index)
+    }
+
+    /// The key of the frame `index`.
+    func key(ofFrame index: Int) -> DefinitionKey {
+        keyAddress(ofFrame: index).pointee
     }
 
     /// Whether a frame can be pushed without growing the stack of frames, looking for a cycle of
@@ -374,10 +396,11 @@ extension Resolver {
         frames.canPushQuickly && hasStackRoom(at: assemblies_frame_address())
     }
 
-    /// Pushes a frame for `key`, when ``canPushWithoutChecks``; returns its index.
+    /// Pushes a frame for `key`, the key of the object-graph definition of `entry`, when
+    /// ``canPushWithoutChecks``; returns its index.
     @inline(__always)
-    func pushWithoutChecks(_ key: DefinitionKey, entry: Int, scope: Scope.Kind) -> Int {
-        frames.push(key, entry: entry, scope: scope)
+    func pushWithoutChecks(_ key: borrowing DefinitionKey, entry: Int) -> Int {
+        frames.push(key, entry: entry, scope: .objectGraph)
     }
 
     /// Pushes a frame for `key`, in the scope of `entry` (a prototype's when it is -1), after the
@@ -387,7 +410,10 @@ extension Resolver {
         if !canPushWithoutChecks {
             prepareToPushDeeper(key)
         }
-        return pushWithoutChecks(key, entry: entry, scope: entry >= 0 ? entries.entry(entry).pointee.scope : scope)
+        if entry >= 0 {
+            return frames.push(key, entry: entry, scope: entries.entry(entry).pointee.scope)
+        }
+        return frames.push(key, scope: scope)
     }
 
     /// Makes room for one more frame, looks for a cycle of prototypes at each doubling depth, and
@@ -428,14 +454,14 @@ extension Resolver {
         let top = frames.count - 1
         var frame = top - 1
         while frame >= 0 && frames[frame + 1].scope == .prototype {
-            if DefinitionKey.same(frames[frame].key, frames[top].key) {
+            if DefinitionKey.same(key(ofFrame: frame), key(ofFrame: top)) {
                 // Report the cycle from where it was first entered.
                 let period = top - frame
                 var start = frame
-                while start > 0 && DefinitionKey.same(frames[start - 1].key, frames[start - 1 + period].key) {
+                while start > 0 && DefinitionKey.same(key(ofFrame: start - 1), key(ofFrame: start - 1 + period)) {
                     start -= 1
                 }
-                Failure.prototypeCycle((start...(start + period)).map { frames[$0].key })
+                Failure.prototypeCycle((start...(start + period)).map { key(ofFrame: $0) })
             }
             frame -= 1
         }
@@ -454,7 +480,7 @@ extension Resolver {
         let returnsRegistered = frame.object?.toOpaque() == Unmanaged.passUnretained(result).toOpaque()
         if let registered = frame.object, !returnsRegistered {
             if !registered._withUnsafeGuaranteedRef({ Self.isSame($0, result) }) {
-                Failure.returnedOtherObject(frame.key)
+                Failure.returnedOtherObject(key(ofFrame: index))
             }
         }
         if frame.entry >= 0 {
@@ -531,7 +557,7 @@ extension Resolver {
         let scope = frames[index].scope
         guard scope == .singleton || scope == .resettable,
             let build = building.last(where: { $0.serial == handle.serial })
-        else { Failure.shutdownOfUnstoredInstance(frames[index].key, scope: scope) }
+        else { Failure.shutdownOfUnstoredInstance(self.key(ofFrame: index), scope: scope) }
         build.store.addShutdown(run, for: build.slot)
     }
 
@@ -548,7 +574,7 @@ extension Resolver {
         if let registered = frame.pointee.object?.takeUnretainedValue() {
             let identity = identity(ofKept: registered)
             if identity == nil || identity != Assemblies.identity(ofKept: object) {
-                Failure.registeredTwice(frame.pointee.key)
+                Failure.registeredTwice(self.key(ofFrame: index))
             }
             return
         }
@@ -597,7 +623,7 @@ extension Resolver {
 
     /// The definitions from `frame` to the top of the stack, then `key` read again.
     func chain(from frame: Int, to key: DefinitionKey) -> [DefinitionKey] {
-        (frame..<frames.count).map { frames[$0].key } + [key]
+        (frame..<frames.count).map { self.key(ofFrame: $0) } + [key]
     }
 
     func checkExplicitKey(_ key: DefinitionKey, at index: Int, scope: Scope.Kind) {

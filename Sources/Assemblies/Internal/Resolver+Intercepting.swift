@@ -279,7 +279,7 @@ extension Resolver {
             nanoseconds: nanoseconds,
             ownNanoseconds: nanoseconds &- min(nanoseconds, traceFrames[top].childNanosecondsAtReturn),
             threadNumber: thread.number,
-            threadName: thread.name,
+            threadName: thread.nameForReports,
             key: StoredKey(traceFrames[top].key),
             parentKey: parentKey,
             sequence: traceFrames[top].sequence,

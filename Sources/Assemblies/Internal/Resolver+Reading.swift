@@ -86,8 +86,11 @@ extension Resolver {
             return enterPrototypeQuickly(key) ?? enterPrototype(key)
         }
         if opensGraphQuickly(of: family) {
+            // No frame to compare the key with. (The quick case of a read in a graph, inlined here
+            // too, would make the callers too large for the inliner, which would leave it out of
+            // line.)
             beginGraph(of: family)
-            return closingGraph(enterPrototypeQuickly(key) ?? enterPrototype(key))
+            return closingGraph(enterFirstPrototype(key))
         }
         return enterOutsideGraph(key, scope: .prototype, in: family)
     }
@@ -148,10 +151,16 @@ extension Resolver {
     }
 
     /// An object-graph read in the graph open here: the two common cases quickly, every other one (a
-    /// first read of the key, a back-reference, an explicit key...) by `enter`, out of line.
+    /// first read of the key, a back-reference, an explicit key...) by `enter`, out of line — which
+    /// is given the table's answer for the key rather than look it up again, unless it checks the
+    /// read for a captive dependency first (a report may run reads of its own).
     @inline(__always)
     private func enterShared(_ key: DefinitionKey) -> Entered {
-        enterSharedQuickly(key) ?? enter(key, scope: .objectGraph)
+        let lookup = entries.find(key)
+        if let entered = enterSharedQuickly(key, found: lookup.index) {
+            return entered
+        }
+        return isWatchingCaptives ? enter(key, scope: .objectGraph) : enter(key, scope: .objectGraph, lookup: lookup)
     }
 
     /// Whether a read of `family` is a top-level read on this resolver that opens a plain graph of
@@ -209,16 +218,16 @@ extension Resolver {
     private func enterQuickly(_ key: DefinitionKey, scope: Scope, in family: Family) -> Entered? {
         guard graph.familyID == family.id && !graph.isIntercepting else { return nil }
         switch scope.kind {
-        case .objectGraph: return enterSharedQuickly(key)
+        case .objectGraph: return enterSharedQuickly(key, found: entries.find(key).index)
         case .prototype: return enterPrototypeQuickly(key)
         case .singleton, .weakSingleton, .resettable: return nil
         }
     }
 
-    /// The quick cases of an object-graph read in the graph open here (see ``enterQuickly(_:scope:in:)``).
+    /// The quick cases of an object-graph read in the graph open here (see ``enterQuickly(_:scope:in:)``),
+    /// given the number of its key in the table, or -1 (see ``GraphEntries/find(_:)``).
     @inline(__always)
-    private func enterSharedQuickly(_ key: DefinitionKey) -> Entered? {
-        let found = entries.find(key).index
+    private func enterSharedQuickly(_ key: DefinitionKey, found: Int) -> Entered? {
         guard found >= 0 && !isWatchingCaptives else { return nil }
         let entry = entries.entry(found)
         guard !entry.pointee.isSpecial else { return nil }
@@ -227,9 +236,17 @@ extension Resolver {
             return .instance(entry.pointee.object!.retain())
         }
         guard canPushWithoutChecks && entries.startBuildingQuickly(found) else { return nil }
-        let frame = pushWithoutChecks(key, entry: found, scope: .objectGraph)
+        let frame = pushWithoutChecks(key, entry: found)
         entry.pointee.frame = Int32(truncatingIfNeeded: frame)
         return .build(DefinitionHandle(resolver: self, frame: frame))
+    }
+
+    /// A prototype read that opens a plain graph: a new frame, the first, unless the key is explicit
+    /// or the frame needs the checks of ``push(_:entry:scope:)``.
+    @inline(__always)
+    private func enterFirstPrototype(_ key: DefinitionKey) -> Entered {
+        guard !key.isExplicit && canPushWithoutChecks else { return enterPrototype(key) }
+        return .build(DefinitionHandle(resolver: self, frame: frames.push(key, scope: .prototype)))
     }
 
     /// The quick case of a prototype read in the graph open here: a new frame for a key that is not
@@ -238,10 +255,11 @@ extension Resolver {
     private func enterPrototypeQuickly(_ key: DefinitionKey) -> Entered? {
         let top = frames.count &- 1
         guard !key.isExplicit && canPushWithoutChecks else { return nil }
-        if top >= 0 && (frame(top, builds: key) || top >= 1 && frame(top &- 1, builds: key)) {
-            return nil
+        if top >= 0 {
+            if frame(top, builds: key) { return nil }
+            if top >= 1 && frame(top &- 1, builds: key) { return nil }
         }
-        return .build(DefinitionHandle(resolver: self, frame: pushWithoutChecks(key, entry: -1, scope: .prototype)))
+        return .build(DefinitionHandle(resolver: self, frame: frames.push(key, scope: .prototype)))
     }
 
     /// Decides every read ``enterQuickly(_:scope:in:)`` leaves: a singleton from this thread's
@@ -324,7 +342,7 @@ extension Resolver {
     func decideInGraph(_ key: DefinitionKey, scope: Scope, suspends: Bool) -> Decision {
         let entered: Entered
         switch scope.kind {
-        case .objectGraph: entered = enterSharedQuickly(key) ?? enter(key, scope: .objectGraph)
+        case .objectGraph: entered = enterShared(key)
         case .prototype: entered = enterPrototype(key)
         case .singleton, .weakSingleton, .resettable: return decideStored(key, scope: scope, suspends: suspends)
         }
@@ -474,11 +492,11 @@ extension Resolver {
         if flags.contains(.endsReport) {
             bodyReturnedInReportedRead()
         }
-        let type = frames[index].key.type
+        let type = key(ofFrame: index).type
         let slot = flags.contains(.buildsSlot) ? building.last!.slot : nil
         if let slot {
             if slot.scope.kind == .weakSingleton && result is AnyValueBox {
-                Failure.weakSingletonOfValue(frames[index].key)
+                Failure.weakSingletonOfValue(key(ofFrame: index))
             }
             // Hooks, leaving a frame whose body registered an instance, and settling what waited
             // for a handed-out frame (which releases instances, whose deinit may read the slot) may

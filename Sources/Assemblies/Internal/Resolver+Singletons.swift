@@ -336,7 +336,7 @@ extension Resolver {
             let slotFrame = resolver.building.last?.frame ?? -1
             var frame = resolver.frames.count - 1
             while frame > slotFrame {
-                between.append(StoredKey(resolver.frames[frame].key))
+                between.append(StoredKey(resolver.key(ofFrame: frame)))
                 frame -= 1
             }
             if let last = resolver.building.last {
@@ -357,9 +357,9 @@ extension Resolver {
     /// The definitions being built from frame `frame` of this resolver up to the innermost frame of
     /// `innermost`, one of its spares (or itself).
     func threadChain(from frame: Int, through innermost: Resolver) -> [DefinitionKey] {
-        var chain = (frame..<frames.count).map { frames[$0].key }
+        var chain = (frame..<frames.count).map { key(ofFrame: $0) }
         for resolver in innermost.chain.prefix(while: { $0 !== self }).reversed() {
-            chain += (0..<resolver.frames.count).map { resolver.frames[$0].key }
+            chain += (0..<resolver.frames.count).map { resolver.key(ofFrame: $0) }
         }
         return chain
     }

@@ -14,8 +14,12 @@ final class ResolverThread: @unchecked Sendable {
     /// A number for messages, in the order threads first resolved something (a task's record: in
     /// the order tasks opened their graphs; see ``restart(for:)``).
     @exclusivity(unchecked) private(set) var number: Int
-    /// The thread's name when it first resolved something, for messages.
-    let name: String
+    /// The thread's name when it first resolved something, as the system gave it: decoded only
+    /// when a message or a report needs it (see ``name``), not by the thread's first read.
+    private let nameBytes: ThreadNameBytes
+    /// ``name``, decoded once for the thread's reports, which it makes itself (see
+    /// ``nameForReports``). Touched by the thread only.
+    @exclusivity(unchecked) private var decodedName: String?
     /// Where resolution stops with a message before the stack overflows. A task's has a span of 0,
     /// which no address passes: its graphs' resolvers check the stack of the thread they are
     /// installed on (see ``Resolver/runsOnStack(_:)``), and their spares ``currentStack``, out of
@@ -163,10 +167,7 @@ final class ResolverThread: @unchecked Sendable {
 
     init() {
         number = Int(truncatingIfNeeded: assemblies_next_thread_number())
-        // One array of bytes, decoded where it lies: the first read of a program makes this record.
-        var buffer = [UInt8](repeating: 0, count: 64)
-        assemblies_current_thread_name(&buffer, buffer.count)
-        name = String(decoding: buffer[..<(buffer.firstIndex(of: 0) ?? buffer.count)], as: UTF8.self)
+        nameBytes = ThreadNameBytes.ofCurrentThread()
         stack = StackLimit.ofCurrentThread()
         task = nil
         isTask = false
@@ -179,7 +180,7 @@ final class ResolverThread: @unchecked Sendable {
     /// ``Resolver/runsOnStack(_:)``).
     init(task: TaskIdentity) {
         number = Int(truncatingIfNeeded: assemblies_next_thread_number())
-        name = ""
+        nameBytes = ThreadNameBytes()
         stack = StackLimit(limit: 0, span: 0, lowest: 0)
         self.task = task
         isTask = true
@@ -188,6 +189,17 @@ final class ResolverThread: @unchecked Sendable {
 
     deinit {
         ended?.deallocate()
+    }
+
+    /// The thread's name when it first resolved something, or empty: for messages, from any thread.
+    var name: String { nameBytes.string }
+
+    /// ``name``, for a report the thread makes of one of its reads: decoded the first time only.
+    var nameForReports: String {
+        if let decodedName { return decodedName }
+        let name = name
+        decodedName = name
+        return name
     }
 
     /// `thread 3 ("worker")`, or `thread 3` for a thread without a name.

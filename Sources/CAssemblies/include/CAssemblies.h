@@ -27,7 +27,7 @@ static inline uintptr_t assemblies_frame_address(void) {
 
 /// Writes the calling thread's name, NUL-terminated (empty when it has none or it can't be read), as
 /// UTF-8 bytes.
-void assemblies_current_thread_name(uint8_t *buffer, size_t size);
+void assemblies_current_thread_name(void *buffer, size_t size);
 
 /// Reads `*word` atomically, with relaxed ordering: one plain load on every platform Swift runs on.
 /// Inlined into the caller, so Swift code that calls it pays no call.
@@ -114,6 +114,9 @@ bool assemblies_lock_word_is_awaited(const uint32_t *word);
 /// Lets go of the lock `word` stands for, which the calling thread holds, and wakes a thread waiting
 /// for it, if any. Release ordering.
 void assemblies_unlock_word(uint32_t *word);
+
+/// The next number of a process-wide sequence, from 1: families' numbers.
+uint64_t assemblies_next_family_number(void);
 
 /// The next number in one process-wide sequence, from 1: the order in which reports of reads
 /// start, on every thread and task.
