@@ -11,7 +11,7 @@ private func key(line: UInt, hash: UInt) -> DefinitionKey {
     return DefinitionKey(
         hash: hash,
         name: name.utf8Start,
-        place: DefinitionKey.place(line: line, nameCount: name.utf8CodeUnitCount),
+        place: DefinitionKey.place(line: line, nameCount: name.utf8CodeUnitCount, endsWithParameters: false),
         file: UInt(bitPattern: file.utf8Start),
         assembly: TableAssembly.self,
         type: Int.self

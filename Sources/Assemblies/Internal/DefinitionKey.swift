@@ -39,13 +39,23 @@ struct DefinitionKey: @unchecked Sendable {
     @usableFromInline unowned(unsafe) var arguments: ArgumentList?
     /// The UTF-8 bytes of the member name or explicit key.
     @usableFromInline let name: UnsafeRawPointer
-    /// The line (the high 32 bits) and the name's length plus one (the low 32 bits): one word, so
-    /// that a key is eight words on a 64-bit platform (see ``line`` and ``nameCount``).
+    /// The line (the high 32 bits), and the name's length plus one (the low 31 bits) with
+    /// ``endsWithParametersFlag``: one word, so that a key is eight words on a 64-bit platform (see
+    /// ``line``, ``nameCount`` and ``isMethodWithParameters``).
     @usableFromInline let place: UInt64
     /// The number of bytes at `name`, or -1 when `name` holds a lone Unicode scalar's value (with
     /// the top bit set, so it is never null).
     @inlinable
-    var nameCount: Int { Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: place)) &- 1 }
+    var nameCount: Int {
+        Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: place) & ~Self.endsWithParametersFlag) &- 1
+    }
+
+    /// The bit of ``place`` set when the key is a default key whose member is a method with
+    /// parameters (see ``isMethodWithParameters``): found where the key is made, where the name is a
+    /// constant and the test folds away, so that a thread's first read of a key reads none of its
+    /// name's bytes.
+    @inlinable
+    static var endsWithParametersFlag: UInt32 { 1 << 31 }
 
     /// The line of the `define` call, or 0 for an explicit key (a `#line` is never 0).
     @inlinable
@@ -80,7 +90,11 @@ struct DefinitionKey: @unchecked Sendable {
         self.file = explicitKey == nil ? Self.bits(of: file).word : Self.bits(of: member).word
         let line = explicitKey == nil ? line : 0
         if UInt64(line) >> 32 != 0 { Failure.lineTooLarge(line, assembly: assembly, member: member) }
-        place = Self.place(line: line, nameCount: name.count)
+        place = Self.place(
+            line: line,
+            nameCount: name.count,
+            endsWithParameters: explicitKey == nil && Self.endsWithParameters(name.word, count: name.count)
+        )
         self.argumentBits = argumentBits
         self.assembly = assembly
         self.type = type
@@ -88,14 +102,26 @@ struct DefinitionKey: @unchecked Sendable {
         hashBits = Self.hash(argument: argumentBits, name: self.name, nameCount: name.count, line: line)
     }
 
-    /// ``place``: `line` and `nameCount` (plus one) in one word. A line is smaller than 2³²: a
-    /// `define` given a larger one stops (``Failure/lineTooLarge(_:assembly:member:)``; a `#line`
-    /// always is, and the check folds away), so that no line wraps to another, or to 0, which would
-    /// make the key explicit. A name is a literal, far shorter than 4 GiB.
+    /// ``place``: `line`, `nameCount` (plus one) and whether the name ends with parameters, in one
+    /// word. A line is smaller than 2³²: a `define` given a larger one stops
+    /// (``Failure/lineTooLarge(_:assembly:member:)``; a `#line` always is, and the check folds
+    /// away), so that no line wraps to another, or to 0, which would make the key explicit. A name
+    /// is a literal, far shorter than 2 GiB.
     @inlinable
     @inline(__always)
-    static func place(line: UInt, nameCount: Int) -> UInt64 {
-        UInt64(truncatingIfNeeded: line) << 32 | UInt64(UInt32(truncatingIfNeeded: nameCount &+ 1))
+    static func place(line: UInt, nameCount: Int, endsWithParameters: Bool) -> UInt64 {
+        let count = UInt32(truncatingIfNeeded: nameCount &+ 1) | (endsWithParameters ? endsWithParametersFlag : 0)
+        return UInt64(truncatingIfNeeded: line) << 32 | UInt64(count)
+    }
+
+    /// Whether a member name, as ``bits(of:)`` gives it, is a method's with parameters, as
+    /// `#function` spells it: ending with the last label's `:` and the `)` — `knight(named:quests:)`,
+    /// `inject(_:)` (or a subscript's, or an initializer's).
+    @inlinable
+    @inline(__always)
+    static func endsWithParameters(_ word: UInt, count: Int) -> Bool {
+        guard count >= 3, let name = UnsafeRawPointer(bitPattern: word) else { return false }
+        return name.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self) == UInt16(0x29_3A).littleEndian
     }
 
     /// Whether a getter may pass the key by its parts, to ``enterObjectGraphRead(of:hash:name:place:file:type:)``
@@ -311,15 +337,12 @@ struct DefinitionKey: @unchecked Sendable {
         }
     }
 
-    /// Whether the member is a method with parameters, whose calls the key can't tell apart.
-    ///
-    /// A default key's name is its member as `#function` spells it, which for a method (or a
-    /// subscript, or an initializer) with parameters ends with the last label's `:` and the `)`:
-    /// `knight(named:quests:)`, `inject(_:)`. Two bytes are read, not the whole name: every key a
-    /// thread reads for the first time asks.
+    /// Whether the member is a method with parameters, whose calls the key can't tell apart: a
+    /// default key without an injected object or arguments whose name ends with parameters (see
+    /// ``endsWithParameters(_:count:)``, asked where the key is made). Every key a thread reads for
+    /// the first time asks.
     var isMethodWithParameters: Bool {
-        guard !isExplicit && argumentBits == 0 && nameCount >= 3 else { return false }
-        return name.loadUnaligned(fromByteOffset: nameCount &- 2, as: UInt16.self) == UInt16(0x29_3A).littleEndian
+        UInt32(truncatingIfNeeded: place) & Self.endsWithParametersFlag != 0 && argumentBits == 0
     }
 
     /// Whether reads of the key need the checks of ``Resolver/enter(_:scope:)``: an explicit key (its

@@ -264,7 +264,10 @@ final class Resolver {
         /// The definitions between a frame and its taker, for frames flagged
         /// ``FrameFlags/handedOutInALongerCycle``, by frame index: apart, so that ``takers`` stays
         /// trivial to copy.
-        var takerPaths: [Int: [DefinitionKey]] = [:]
+        /// (Made with `init()`, which is inlined: the literal `[:]` called the standard library's
+        /// `init(dictionaryLiteral:)` when each resolver was made — code a thread's first read
+        /// then faulted in.)
+        var takerPaths = [Int: [DefinitionKey]]()
         /// The frames whose in-flight instances other threads took (see ``WaitRegistry``).
         var toOtherThreads: [FrameReference] = []
         /// Set when another thread took an instance of ``Held/untilSteps``: the resolver depends on
