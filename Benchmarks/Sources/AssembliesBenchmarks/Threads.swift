@@ -127,3 +127,48 @@ func measureThreadScaling(
     }
     return (oneThread, twoThreads)
 }
+
+/// Samples every subject on the same two threads, which stay up for the whole measurement and start
+/// and end each sample together, in a new random order each round: the samples of one round differ
+/// in what the threads read, not in which threads read it or where the scheduler put them.
+///
+/// Each sample is `operations` reads split over the two threads, sized as in
+/// ``measureThreadScaling(_:plan:)``.
+///
+/// - Returns: Wall-clock nanoseconds per operation, indexed `[subject][round]`.
+func measureSideBySideOnTwoThreads(_ subjects: [ThreadedSubject], plan: MeasurementPlan) -> [[Double]] {
+    let operations = subjects.map { subject in
+        2 * max(1, calibrate(subject.run, toTake: plan.threadSampleNanoseconds) / 2)
+    }
+    var schedule = [Int]()
+    var order = Array(subjects.indices)
+    for _ in 0..<plan.threadRounds {
+        order.shuffle()
+        schedule += order
+    }
+    let steps = schedule
+    let barrier = TwoThreadBarrier()
+    let elapsed = ElapsedTimes(count: steps.count)
+    onThreads(2) { thread in
+        for (step, index) in steps.enumerated() {
+            let run = subjects[index].run
+            barrier.arriveAndWait()
+            let start = monotonicNanoseconds()
+            run(operations[index] / 2)
+            barrier.arriveAndWait()
+            if thread == 0 { elapsed.record(monotonicNanoseconds() - start, at: step) }
+        }
+    }
+    var samples = Array(repeating: [Double](), count: subjects.count)
+    for (step, index) in steps.enumerated() {
+        samples[index].append(Double(elapsed.times[step]) / Double(operations[index]))
+    }
+    return samples
+}
+
+/// Where the first of two threads writes how long each sample took; read once both have ended.
+private final class ElapsedTimes: @unchecked Sendable {
+    private(set) var times: [UInt64]
+    init(count: Int) { times = Array(repeating: 0, count: count) }
+    func record(_ nanoseconds: UInt64, at step: Int) { times[step] = nanoseconds }
+}

@@ -1,0 +1,38 @@
+import Testing
+
+@testable import Assemblies
+
+/// A small object, of the size a singleton often has.
+private final class Small {}
+
+/// Where ``AtomicCount`` keeps its word: on a cache line of its own (with the line beside it), so that
+/// a count that every read of a family loads never shares a line with an object that threads retain
+/// and release, nor with another count.
+@Suite struct AtomicCountTests {
+    @Test func eachCountHasAlignedMemoryThatNothingAllocatedBesideItShares() {
+        var counts = [AtomicCount]()
+        var objects = [Small]()
+        for _ in 0..<200 {
+            counts.append(AtomicCount())
+            objects.append(Small())
+        }
+        defer { for count in counts { count.deallocate() } }
+        let blocks = counts.map { UInt(bitPattern: $0.word) }
+        #expect(blocks.allSatisfy { $0 % 128 == 0 })
+        for object in objects {
+            let address = UInt(bitPattern: ObjectIdentifier(object))
+            #expect(!blocks.contains { ($0..<$0 + 128).contains(address) })
+        }
+        #expect(Set(blocks.map { $0 / 128 }).count == blocks.count)
+    }
+
+    @Test func countsWhatIsAddedAndTakenAway() {
+        let count = AtomicCount()
+        defer { count.deallocate() }
+        #expect(count.isZero)
+        count.increment()
+        count.increment()
+        count.decrement()
+        #expect(count.value == 1 && !count.isZero)
+    }
+}
