@@ -1,5 +1,7 @@
 // Running a fixed amount of work on one or more threads and timing it on the wall clock.
 
+import Synchronization
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -149,14 +151,21 @@ func measureSideBySideOnTwoThreads(_ subjects: [ThreadedSubject], plan: Measurem
     let steps = schedule
     let barrier = TwoThreadBarrier()
     let elapsed = ElapsedTimes(count: steps.count)
+    // The second thread's start, for the first: a sample starts when either thread starts it (the
+    // other may still be waking up), and ends when both have ended.
+    let secondStart = Atomic<UInt64>(0)
     onThreads(2) { thread in
         for (step, index) in steps.enumerated() {
             let run = subjects[index].run
             barrier.arriveAndWait()
             let start = monotonicNanoseconds()
+            if thread == 1 { secondStart.store(start, ordering: .relaxed) }
             run(operations[index] / 2)
             barrier.arriveAndWait()
-            if thread == 0 { elapsed.record(monotonicNanoseconds() - start, at: step) }
+            if thread == 0 {
+                let end = monotonicNanoseconds()
+                elapsed.record(end - min(start, secondStart.load(ordering: .relaxed)), at: step)
+            }
         }
     }
     var samples = Array(repeating: [Double](), count: subjects.count)

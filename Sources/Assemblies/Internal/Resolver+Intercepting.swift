@@ -31,36 +31,27 @@ extension Resolver {
     /// the concurrency runtime (see ``OverrideContext/innermost(for:)``); a graph of the family opened
     /// without overrides keeps to the family's singletons whatever the task applies later.
     static func readsUnintercepted(_ family: Family) -> Bool {
-        let interception =
-            if let address = assemblies_resolver() {
-                Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef { $0.interception(of: family) }
-            } else {
-                family.everyReaderCount.isZero ? assemblies_running_task() : .max
+        if let address = assemblies_resolver() {
+            return Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef {
+                $0.readsUninterceptedHere(family)
             }
-        switch interception {
-        case 0: return true
-        case .max: return false
-        default: return OverrideContext.lookUp(for: family) == nil
         }
+        guard family.everyReaderCount.isZero else { return false }
+        return !TaskIdentity.isRunning || OverrideContext.lookUp(for: family) == nil
     }
 
-    /// What stands between a read of `family`, which is intercepted somewhere, and this thread's
-    /// caches, when this is the calling thread's current resolver: 0, nothing — the read is made here
-    /// as if nothing intercepted it; `UInt.max` when it is intercepted — observed, closing, or the
-    /// read an ``Overrides`` replacement captures; any other value when the overrides in force here
-    /// decide — the current task's address, or 1 for a synchronous `apply` open on this thread.
-    ///
-    /// A getter's cached singleton read calls it with the resolver it has found, and leaves for
-    /// ``decideSlowly(_:scope:in:suspends:)`` unless it returns 0. Out of line, and small: on a
-    /// thread outside any task, a read of a family that another task overrides pays this call and the
-    /// concurrency runtime's answer to whether a task runs, which it returns as it is.
+    /// ``readsUnintercepted(_:)``, when this is the calling thread's current resolver: what a getter's
+    /// cached singleton read calls, with the resolver it has found, when the family is intercepted
+    /// somewhere. Out of line, so that a getter pays one call for it; a read in a task that doesn't
+    /// override the family takes the caches from here too.
     @usableFromInline
     @inline(never)
-    func interception(of family: Family) -> UInt {
-        guard family.everyReaderCount.isZero && pendingCapture == nil else { return .max }
-        if graph.familyID == family.id && !graph.isIntercepting { return 0 }
-        guard thread.synchronousApplies == 0 else { return 1 }
-        return assemblies_running_task()
+    func readsUninterceptedHere(_ family: Family) -> Bool {
+        guard family.everyReaderCount.isZero && pendingCapture == nil else { return false }
+        if graph.familyID == family.id && !graph.isIntercepting { return true }
+        if thread.synchronousApplies == 0 && !TaskIdentity.isRunning { return true }
+        // A task runs, or a synchronous apply is open on this thread: look.
+        return OverrideContext.lookUp(for: family) == nil
     }
 
     /// Decides a read of an intercepted family outside a graph of it, or a read in a graph opened
