@@ -26,6 +26,17 @@ private final class Small {}
         #expect(Set(blocks.map { $0 / 128 }).count == blocks.count)
     }
 
+    @Test func countsMadeTogetherEachHaveLinesOfTheirOwnAndStartAtZero() {
+        let counts = AtomicCounts(count: 7)
+        defer { counts.deallocate() }
+        let words = (0..<7).map { UInt(bitPattern: counts[$0].word) }
+        #expect(words.allSatisfy { $0 % 128 == 0 })
+        #expect(zip(words, words.dropFirst()).allSatisfy { $1 - $0 == 128 })
+        #expect((0..<7).allSatisfy { counts[$0].isZero })
+        counts[3].increment()
+        #expect(counts[3].value == 1 && counts[2].isZero && counts[4].isZero)
+    }
+
     @Test func countsWhatIsAddedAndTakenAway() {
         let count = AtomicCount()
         defer { count.deallocate() }

@@ -20,11 +20,16 @@ struct AtomicCount: @unchecked Sendable {
 
     /// Bytes a count keeps to itself: two 64-byte lines, which x86 processors fetch in pairs, or one
     /// 128-byte line of Apple silicon.
-    private static let lineSize = 128
+    static var lineSize: Int { 128 }
 
+    /// A count on lines of its own, which ``deallocate()`` frees.
     init() {
-        word = UnsafeMutableRawPointer.allocate(byteCount: Self.lineSize, alignment: Self.lineSize)
-            .initializeMemory(as: Int.self, repeating: 0, count: 1)
+        word = AtomicCounts.allocate(1)
+    }
+
+    /// The count at `word`, in memory that ``AtomicCounts`` owns.
+    fileprivate init(word: UnsafeMutablePointer<Int>) {
+        self.word = word
     }
 
     /// Whether the count is zero: one relaxed load.
@@ -40,4 +45,34 @@ struct AtomicCount: @unchecked Sendable {
     var value: Int { assemblies_load_relaxed(word) }
 
     func deallocate() { UnsafeMutableRawPointer(word).deallocate() }
+}
+
+/// Counts that each have lines of their own (``AtomicCount/lineSize`` bytes), in one allocation: a
+/// family's, made with the family, with one allocation instead of one per count.
+struct AtomicCounts: @unchecked Sendable {
+    // @unchecked: the memory is only read and written through `AtomicCount`'s atomic functions.
+    private let base: UnsafeMutablePointer<Int>
+
+    /// `count` counts, each zero.
+    init(count: Int) {
+        base = Self.allocate(count)
+    }
+
+    /// The count at `index`, below the count this was made with.
+    subscript(index: Int) -> AtomicCount {
+        AtomicCount(word: base + index * (AtomicCount.lineSize / MemoryLayout<Int>.stride))
+    }
+
+    /// Frees the counts' memory: once, when nothing can read any of them any more.
+    func deallocate() { UnsafeMutableRawPointer(base).deallocate() }
+
+    /// Memory for `count` counts, each zero, aligned to a line, each on lines of its own.
+    fileprivate static func allocate(_ count: Int) -> UnsafeMutablePointer<Int> {
+        let size = AtomicCount.lineSize
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: count * size, alignment: size)
+        for index in 0..<count {
+            (memory + index * size).initializeMemory(as: Int.self, repeating: 0, count: 1)
+        }
+        return memory.assumingMemoryBound(to: Int.self)
+    }
 }

@@ -30,28 +30,30 @@ final class Family: Sendable {
     /// one once it began to shut down. While it is zero, no read looks for a
     /// task's overrides or reports itself, and singletons come from the per-thread caches: a read
     /// checks this one word first.
-    @usableFromInline let interceptCount = AtomicCount()
+    @usableFromInline let interceptCount: AtomicCount
     /// How many of the reasons that intercept every reader of the family hold: an ``Observation``,
     /// a capture by ``Overrides/replace(isolation:awaiting:scope:whenUnused:with:)``, the root's
     /// release, the beginning of its shutdown (each counts in ``interceptCount`` and in a count of its
     /// own too). While it is zero, only overrides intercept the family, and a read checks only whether
     /// the current task or thread applies them (see ``Resolver/readsUnintercepted(_:)``).
-    let everyReaderCount = AtomicCount()
+    let everyReaderCount: AtomicCount
     /// How many async graphs of this family are open, in any task (see ``AsyncGraph``). While it is
     /// zero, a top-level read doesn't look for the current task's graph to join.
-    let openAsyncGraphs = AtomicCount()
+    let openAsyncGraphs: AtomicCount
     /// One while the family has an ``Observation`` (it counts in ``interceptCount`` too): a read of an
     /// intercepted family takes the family's lock to find the observation only while this is nonzero.
-    let observedCount = AtomicCount()
+    let observedCount: AtomicCount
     /// How many ``Overrides/replace(isolation:awaiting:scope:whenUnused:with:)`` calls are finding
     /// out which definition their closure reads (they count in ``interceptCount`` too). While it is
     /// zero, an intercepted read doesn't look for ``OverrideCapture/pending``.
-    let asyncCaptures = AtomicCount()
+    let asyncCaptures: AtomicCount
     /// One once the root has been released, and one once the family began to shut down (each counts
     /// in ``interceptCount`` too): a read that would open a graph of the family then stops instead
     /// (see ``requireOpen(reading:)``).
-    private let rootReleased = AtomicCount()
-    private let shutdownBegan = AtomicCount()
+    private let rootReleased: AtomicCount
+    private let shutdownBegan: AtomicCount
+    /// The memory of the counts above, each on lines of its own (see ``AtomicCount``).
+    private let counts = AtomicCounts(count: 7)
     /// The singletons, weak singletons and resettable scopes' instances.
     @usableFromInline let singletons = SingletonStore()
     /// The values the root was created with; immutable, so read without a lock.
@@ -82,6 +84,13 @@ final class Family: Sendable {
     init(configuration: FamilyConfiguration) {
         self.configuration = configuration
         id = assemblies_next_family_number()
+        interceptCount = counts[0]
+        everyReaderCount = counts[1]
+        openAsyncGraphs = counts[2]
+        observedCount = counts[3]
+        asyncCaptures = counts[4]
+        rootReleased = counts[5]
+        shutdownBegan = counts[6]
     }
 
     /// Whether a read may have to look for the current task's overrides of this family, or report
@@ -104,14 +113,8 @@ final class Family: Sendable {
     }
 
     deinit {
-        // Nothing reads the count now: each reader holds the family (an assembly's `family`).
-        interceptCount.deallocate()
-        everyReaderCount.deallocate()
-        openAsyncGraphs.deallocate()
-        observedCount.deallocate()
-        asyncCaptures.deallocate()
-        rootReleased.deallocate()
-        shutdownBegan.deallocate()
+        // Nothing reads the counts now: each reader holds the family (an assembly's `family`).
+        counts.deallocate()
     }
 
     // MARK: Assemblies
