@@ -10,14 +10,14 @@ private final class Small {}
 /// and release, nor with another count.
 @Suite struct AtomicCountTests {
     @Test func eachCountHasAlignedMemoryThatNothingAllocatedBesideItShares() {
-        var counts = [AtomicCount]()
+        var counts = [AtomicCounts]()
         var objects = [Small]()
         for _ in 0..<200 {
-            counts.append(AtomicCount())
+            counts.append(AtomicCounts(count: 1))
             objects.append(Small())
         }
         defer { for count in counts { count.deallocate() } }
-        let blocks = counts.map { UInt(bitPattern: $0.word) }
+        let blocks = counts.map { UInt(bitPattern: $0[0].word) }
         #expect(blocks.allSatisfy { $0 % 128 == 0 })
         for object in objects {
             let address = UInt(bitPattern: ObjectIdentifier(object))
@@ -38,8 +38,9 @@ private final class Small {}
     }
 
     @Test func countsWhatIsAddedAndTakenAway() {
-        let count = AtomicCount()
-        defer { count.deallocate() }
+        let memory = AtomicCounts(count: 1)
+        defer { memory.deallocate() }
+        let count = memory[0]
         #expect(count.isZero)
         count.increment()
         count.increment()

@@ -98,6 +98,12 @@ func wallTime(of subject: ThreadedSubject, operations: Int, threads: Int) -> UIn
     return monotonicNanoseconds() - start
 }
 
+/// How many operations make a sample of each subject: about `plan.threadSampleNanoseconds` on one
+/// thread, an even number, so that two threads can share it.
+private func sampleSizes(_ subjects: [ThreadedSubject], plan: MeasurementPlan) -> [Int] {
+    subjects.map { 2 * max(1, calibrate($0.run, toTake: plan.threadSampleNanoseconds) / 2) }
+}
+
 /// Samples every subject on one thread and on two threads once per round, in a shuffled order.
 ///
 /// Each subject does the same total amount of work on one thread as on two, sized to take about
@@ -109,9 +115,7 @@ func measureThreadScaling(
     _ subjects: [ThreadedSubject],
     plan: MeasurementPlan
 ) -> (oneThread: [[Double]], twoThreads: [[Double]]) {
-    let operations = subjects.map { subject in
-        2 * max(1, calibrate(subject.run, toTake: plan.threadSampleNanoseconds) / 2)
-    }
+    let operations = sampleSizes(subjects, plan: plan)
     var oneThread = Array(repeating: [Double](), count: subjects.count)
     var twoThreads = oneThread
     var order = subjects.indices.flatMap { [($0, 1), ($0, 2)] }
@@ -134,14 +138,12 @@ func measureThreadScaling(
 /// and end each sample together, in a new random order each round: the samples of one round differ
 /// in what the threads read, not in which threads read it or where the scheduler put them.
 ///
-/// Each sample is `operations` reads split over the two threads, sized as in
-/// ``measureThreadScaling(_:plan:)``.
+/// Each sample is the same number of reads as in ``measureThreadScaling(_:plan:)``, split over the
+/// two threads.
 ///
 /// - Returns: Wall-clock nanoseconds per operation, indexed `[subject][round]`.
 func measureSideBySideOnTwoThreads(_ subjects: [ThreadedSubject], plan: MeasurementPlan) -> [[Double]] {
-    let operations = subjects.map { subject in
-        2 * max(1, calibrate(subject.run, toTake: plan.threadSampleNanoseconds) / 2)
-    }
+    let operations = sampleSizes(subjects, plan: plan)
     var schedule = [Int]()
     var order = Array(subjects.indices)
     for _ in 0..<plan.threadRounds {

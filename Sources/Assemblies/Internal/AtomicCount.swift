@@ -5,7 +5,9 @@ public import CAssemblies
 ///
 /// The word lives in memory of its own, because C11 atomics (in `CAssemblies`) need an address
 /// that doesn't move; `Synchronization.Atomic`, which could live inline, needs macOS 15 / iOS 18.
-/// Its owner calls ``deallocate()`` once, when nothing can read it any more (see `UnsafeCode.md`).
+/// A count doesn't free its memory: one made with ``init()`` lives as long as the process (a
+/// static's), and the owner of ``AtomicCounts`` frees theirs, once, when nothing can read them any
+/// more (see `UnsafeCode.md`) — so no count can free memory that other counts share.
 ///
 /// The word has a cache line to itself, with the line beside it (``lineSize`` bytes, aligned to
 /// them): a count that every read of a family loads, sharing a line with an object that threads
@@ -22,7 +24,7 @@ struct AtomicCount: @unchecked Sendable {
     /// 128-byte line of Apple silicon.
     static var lineSize: Int { 128 }
 
-    /// A count on lines of its own, which ``deallocate()`` frees.
+    /// A count on lines of its own, for as long as the process runs.
     init() {
         word = AtomicCounts.allocate(1)
     }
@@ -44,11 +46,11 @@ struct AtomicCount: @unchecked Sendable {
     /// The count now: one relaxed load.
     var value: Int { assemblies_load_relaxed(word) }
 
-    func deallocate() { UnsafeMutableRawPointer(word).deallocate() }
 }
 
-/// Counts that each have lines of their own (``AtomicCount/lineSize`` bytes), in one allocation: a
-/// family's, made with the family, with one allocation instead of one per count.
+/// Counts that each have lines of their own (``AtomicCount/lineSize`` bytes), in one allocation,
+/// which the owner frees (``deallocate()``): a family's, made with the family, with one allocation
+/// instead of one per count; a task record's one.
 struct AtomicCounts: @unchecked Sendable {
     // @unchecked: the memory is only read and written through `AtomicCount`'s atomic functions.
     private let base: UnsafeMutablePointer<Int>

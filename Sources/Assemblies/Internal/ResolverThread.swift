@@ -35,9 +35,10 @@ final class ResolverThread: @unchecked Sendable {
     /// — while the task runs its outermost graph's top-level read, so that no other task can have
     /// its address. Changes only in ``restart(for:)``.
     @exclusivity(unchecked) private(set) var task: TaskIdentity?
-    /// For a task: nonzero once its outermost graph has ended (see ``end()``), until
-    /// ``restart(for:)``.
-    private let ended: AtomicCount?
+    /// For a task: its count, which is nonzero once its outermost graph has ended (see ``end()``),
+    /// until ``restart(for:)``.
+    private let endedCount: AtomicCounts?
+    private var ended: AtomicCount? { endedCount?[0] }
 
     /// Whether this stands for a task rather than a thread.
     let isTask: Bool
@@ -171,7 +172,7 @@ final class ResolverThread: @unchecked Sendable {
         stack = StackLimit.ofCurrentThread()
         task = nil
         isTask = false
-        ended = nil
+        endedCount = nil
     }
 
     /// The identity of a task's async graphs. A task has no stack of its own: its `await` reads keep
@@ -184,11 +185,11 @@ final class ResolverThread: @unchecked Sendable {
         stack = StackLimit(limit: 0, span: 0, lowest: 0)
         self.task = task
         isTask = true
-        ended = AtomicCount()
+        endedCount = AtomicCounts(count: 1)
     }
 
     deinit {
-        ended?.deallocate()
+        endedCount?.deallocate()
     }
 
     /// The thread's name when it first resolved something, or empty: for messages, from any thread.
