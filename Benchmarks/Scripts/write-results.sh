@@ -15,12 +15,16 @@
 #   instructions  instructions per read, counted by callgrind (Scripts/count-instructions.sh)
 #   compile       compile time and machine code of 1,000 definitions (Scripts/time-1000-definitions.sh)
 #   stack         stack per nesting level of a debug build (`AssembliesBenchmarks --stack`)
+#   elsewhere     the rows of reads while another task keeps the family busy, in five processes of
+#                 the release build and five of one built with the Swift runtime linked statically
+#                 (`--static-swift-stdlib`, in .build-static): how much they move from process to
+#                 process, and what the runtime's linking costs the check those reads make
 # The README summary is written from the timings and instructions tables, whichever of them this
 # run wrote or Benchmarks/README.md already holds. A section this run doesn't write keeps its
 # previous content and stamp.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sections="${SECTIONS:-timings instructions compile stack}"
+sections="${SECTIONS:-timings instructions compile stack elsewhere}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -112,8 +116,60 @@ EOF
             echo '```'
         } > "$work/stack.md"
         ;;
+    elsewhere)
+        echo "Timing the reads while another task keeps the family busy, in ten processes..." >&2
+        swift build -c release --product AssembliesBenchmarks --static-swift-stdlib --scratch-path .build-static \
+            > "$work/static-build.log" 2>&1 || { cat "$work/static-build.log"; exit 1; }
+        for run in 1 2 3 4 5; do
+            "$binary" --only elsewhere > "$work/elsewhere-shared-$run.txt"
+            .build-static/release/AssembliesBenchmarks --only elsewhere > "$work/elsewhere-static-$run.txt"
+        done
+        {
+            stamp ", release builds, five processes each, interleaved"
+            echo
+            python3 - "$work" <<'EOF'
+import pathlib
+import sys
+
+work = pathlib.Path(sys.argv[1])
+
+
+def ratios(path: pathlib.Path) -> dict[str, tuple[str, str]]:
+    """Each busy row's ratio to the quiet family and the quiet read's time, by scenario and condition."""
+    found, scenario, quiet = {}, "", ""
+    for line in path.read_text().splitlines():
+        cells = [cell.strip() for cell in line.split("│")]
+        if len(cells) < 6 or cells[0] == "scenario":
+            continue
+        if not cells[0].startswith("…"):
+            scenario, quiet = cells[0], cells[2]
+        elif "of quiet" in cells[5]:
+            found[f"{scenario} {cells[0]}"] = (cells[5].split(" ")[0], quiet)
+    return found
+
+
+kinds = ["shared", "static"]
+runs = {kind: [ratios(work / f"elsewhere-{kind}-{run}.txt") for run in range(1, 6)] for kind in kinds}
+print(
+    "| Read on 2 threads, ÷ the same read of the family when quiet, in five processes"
+    " | Swift runtime a shared library (as in the tables above) | Swift runtime linked statically | Target |"
+)
+print("|---|---:|---:|---:|")
+for row in runs["shared"][0]:
+    cells = [", ".join(run[row][0] for run in runs[kind]) for kind in kinds]
+    print(f"| {row} | {cells[0]} | {cells[1]} | ≤ 1.10× |")
+first = next(iter(runs["shared"][0]))
+quiet = {kind: ", ".join(run[first][1] for run in runs[kind]) for kind in kinds}
+print()
+print(
+    f"The cached singleton's quiet read took {quiet['shared']} ns in the processes of the shared runtime,"
+    f" {quiet['static']} ns in those of the static one."
+)
+EOF
+        } > "$work/elsewhere.md"
+        ;;
     *)
-        echo "error: unknown section '$section' (timings, instructions, compile, stack)" >&2
+        echo "error: unknown section '$section' (timings, instructions, compile, stack, elsewhere)" >&2
         exit 2
         ;;
     esac
@@ -145,7 +201,7 @@ def section(document: pathlib.Path, name: str) -> str:
 
 
 benchmarks = pathlib.Path("README.md")
-for name in ["timings", "instructions", "compile", "stack"]:
+for name in ["timings", "instructions", "compile", "stack", "elsewhere"]:
     written = work / f"{name}.md"
     if written.exists():
         replace(benchmarks, name, written.read_text())

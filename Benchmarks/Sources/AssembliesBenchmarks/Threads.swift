@@ -16,11 +16,20 @@ struct ThreadedSubject: Sendable {
     let run: @Sendable (Int) -> Void
     /// One top-level read, for the checks.
     let resolve: @Sendable () -> AnyObject
+    /// Puts the state the reads are measured in in place, and returns how to take it away:
+    /// ``measureSideBySideOnTwoThreads(_:plan:)`` calls it before each sample of the subject and ends
+    /// it after, outside the time it measures.
+    let condition: @Sendable () -> @Sendable () -> Void
 
-    init<R: Resolution & Sendable>(_ name: String, _ resolution: R) {
+    init<R: Resolution & Sendable>(
+        _ name: String,
+        _ resolution: R,
+        during condition: @escaping @Sendable () -> @Sendable () -> Void = { {} }
+    ) {
         self.name = name
         run = { count in repeatResolving(resolution, count: count) }
         resolve = { resolution.resolve() }
+        self.condition = condition
     }
 
     /// A control that touches no shared state and allocates nothing: arithmetic only. How much
@@ -39,6 +48,7 @@ struct ThreadedSubject: Sendable {
         self.name = name
         self.run = run
         resolve = { ControlResult() }
+        condition = { {} }
     }
 }
 
@@ -139,7 +149,8 @@ func measureThreadScaling(
 /// in what the threads read, not in which threads read it or where the scheduler put them.
 ///
 /// Each sample is the same number of reads as in ``measureThreadScaling(_:plan:)``, split over the
-/// two threads.
+/// two threads, read in the subject's ``ThreadedSubject/condition``, which the first thread puts in
+/// place before the sample starts and takes away after both have ended.
 ///
 /// - Returns: Wall-clock nanoseconds per operation, indexed `[subject][round]`.
 func measureSideBySideOnTwoThreads(_ subjects: [ThreadedSubject], plan: MeasurementPlan) -> [[Double]] {
@@ -159,14 +170,15 @@ func measureSideBySideOnTwoThreads(_ subjects: [ThreadedSubject], plan: Measurem
     onThreads(2) { thread in
         for (step, index) in steps.enumerated() {
             let run = subjects[index].run
+            let end = thread == 0 ? subjects[index].condition() : nil
             barrier.arriveAndWait()
             let start = monotonicNanoseconds()
             if thread == 1 { secondStart.store(start, ordering: .relaxed) }
             run(operations[index] / 2)
             barrier.arriveAndWait()
             if thread == 0 {
-                let end = monotonicNanoseconds()
-                elapsed.record(end - min(start, secondStart.load(ordering: .relaxed)), at: step)
+                elapsed.record(monotonicNanoseconds() - min(start, secondStart.load(ordering: .relaxed)), at: step)
+                end?()
             }
         }
     }

@@ -107,7 +107,9 @@ while let argument = arguments.popFirst() {
                 writeToStandardError("--profile \(name) needs assemblies or quiet, and a count\n\(usage)\n")
                 exit(64)
             }
-            let (assembly, end) = elsewhere.family()
+            let assembly = ElsewhereAssembly()
+            _ = assembly.sharedService
+            let end = elsewhere.begin(in: assembly)
             let subject =
                 name == "singleton-elsewhere"
                 ? Subject(VariantKind.assemblies.name, ElsewhereSingleton(assembly: assembly))
