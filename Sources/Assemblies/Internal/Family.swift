@@ -36,7 +36,7 @@ final class Family: Sendable {
     /// release, the beginning of its shutdown (each counts in ``interceptCount`` and in a count of its
     /// own too). While it is zero, only overrides intercept the family, and a read checks only whether
     /// the current task or thread applies them (see ``Resolver/readsUnintercepted(_:)``).
-    let everyReaderCount: AtomicCount
+    @usableFromInline let everyReaderCount: AtomicCount
     /// How many async graphs of this family are open, in any task (see ``AsyncGraph``). While it is
     /// zero, a top-level read doesn't look for the current task's graph to join.
     let openAsyncGraphs: AtomicCount

@@ -232,13 +232,18 @@ extension Resolver {
     /// A singleton this thread has read before under a default key, from its line of the first-level
     /// cache: seven words compared, no call. Nil when the line holds another key, or when the read
     /// may not take the family's own singletons from the caches: the current task overrides the
-    /// family, or its reads are reported (see ``readsUninterceptedHere(_:)``).
+    /// family, or its reads are reported (see ``readsUninterceptedOutsideTasks(_:)`` and
+    /// ``readsUninterceptedHere(_:)``).
     @inlinable
     @inline(__always)
     static func cachedSingleton(_ key: DefinitionKey, in family: Family) -> AnyObject? {
         guard let address = assemblies_resolver() else { return nil }
         return Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef {
-            if family.isIntercepted && !$0.readsUninterceptedHere(family) { return nil }
+            if family.isIntercepted && !$0.readsUninterceptedOutsideTasks(family)
+                && !$0.readsUninterceptedHere(family)
+            {
+                return nil
+            }
             return $0.singletonCache.cached(key, in: family)
         }
     }

@@ -40,10 +40,25 @@ extension Resolver {
         return !TaskIdentity.isRunning || OverrideContext.lookUp(for: family) == nil
     }
 
+    /// Whether a read of `family`, intercepted somewhere, is made where nothing can intercept it: its
+    /// reads are not observed and the family is not closing, no capture is pending here, no
+    /// synchronous `apply` is open on this thread, and no task runs. What a getter's cached singleton
+    /// read of an intercepted family checks first, inlined: while another task applies overrides of
+    /// the family, a read on a thread outside any task pays these four loads and the runtime's answer
+    /// whether a task runs — no call of the library's. When it is false, the read asks
+    /// ``readsUninterceptedHere(_:)``.
+    @inlinable
+    @inline(__always)
+    func readsUninterceptedOutsideTasks(_ family: Family) -> Bool {
+        family.everyReaderCount.isZero && pendingCapture == nil && thread.synchronousApplies == 0
+            && !TaskIdentity.isRunning
+    }
+
     /// ``readsUnintercepted(_:)``, when this is the calling thread's current resolver: what a getter's
     /// cached singleton read calls, with the resolver it has found, when the family is intercepted
-    /// somewhere. Out of line, so that a getter pays one call for it; a read in a task that doesn't
-    /// override the family takes the caches from here too.
+    /// somewhere and ``readsUninterceptedOutsideTasks(_:)`` is false. Out of line, so that a getter
+    /// pays one call for it; a read in a task that doesn't override the family takes the caches from
+    /// here too.
     @usableFromInline
     @inline(never)
     func readsUninterceptedHere(_ family: Family) -> Bool {

@@ -52,7 +52,12 @@ final class Resolver {
     @exclusivity(unchecked) private(set) var number: UInt64
     /// The thread this resolver belongs to, shared by its spares; for a task's resolver, the task's
     /// record (see ``serve(_:)``).
-    @exclusivity(unchecked) private(set) var thread: ResolverThread
+    @usableFromInline @exclusivity(unchecked) private(set) var thread: ResolverThread
+    /// A key path being evaluated to learn which definition it names (see ``OverrideCapture``). Beside
+    /// ``thread``, in the resolver's first lines: a cached singleton read of an intercepted family
+    /// loads both (``readsUninterceptedOutsideTasks(_:)``), and the same load from the resolver's
+    /// eighth line, where this was, made that read 1.2–1.4× as slow on two threads.
+    @usableFromInline @exclusivity(unchecked) var pendingCapture: OverrideCapture?
     /// The thread's ``StackLimit``, copied here so that a push reads it without following
     /// ``thread``: a frame's address `a` passes the push's check when `a &- limit < span`. A task's
     /// resolver has the stack of the thread it was last installed on (see ``runsOnStack(_:)``).
@@ -288,9 +293,6 @@ final class Resolver {
     @usableFromInline @exclusivity(unchecked) var singletonCache = SingletonCache()
 
     // MARK: Other state
-
-    /// A key path being evaluated to learn which definition it names (see ``OverrideCapture``).
-    var pendingCapture: OverrideCapture?
 
     /// The family a collaborator being created joins, or the configuration a root being created
     /// with `init(configuration:)` starts its family with.

@@ -8,6 +8,7 @@ internal import CAssemblies
 /// *registry* belong to ``WaitRegistry`` and are only touched while its lock is held; the others
 /// only by the thread itself. Like a resolver's state, they opt out of dynamic exclusivity checks,
 /// which see only one thread's accesses and cost more than the accesses themselves.
+@usableFromInline
 final class ResolverThread: @unchecked Sendable {
     // @unchecked: see above — registry fields under `WaitRegistry.lock`, the rest thread-confined.
 
@@ -51,7 +52,7 @@ final class ResolverThread: @unchecked Sendable {
     /// thread's, or — when `apply` runs in a synchronous read that joined a task's graph — the
     /// task's, whose resolver is current only while the task runs, on one thread at a time; its
     /// reads are in a task, so they look the override up whatever the count.
-    @exclusivity(unchecked) var synchronousApplies = 0
+    @usableFromInline @exclusivity(unchecked) var synchronousApplies = 0
 
     /// Whether this stands for the task that is running now: code on whatever thread it runs that is
     /// part of the same work as the task's graphs. False once the identity has ended: a task

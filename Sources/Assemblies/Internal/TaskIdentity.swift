@@ -1,4 +1,4 @@
-internal import CAssemblies
+public import CAssemblies
 
 /// A running task's identity, as a number: compared, never followed, holding nothing.
 ///
@@ -10,12 +10,15 @@ internal import CAssemblies
 /// runtime and crash. The address of the task, as a number, holds nothing; it is compared only
 /// while the task it was taken from runs (see ``ResolverThread/end()``), so no other task can have
 /// that address meanwhile.
+@usableFromInline
 struct TaskIdentity: Hashable, Sendable {
     private let address: UInt
 
     /// Whether a task is running now: one call into the concurrency runtime
     /// (`assemblies_running_task`, inlined), ~20 instructions where `withUnsafeCurrentTask` —
     /// generic, and not specialized across modules — costs ~300.
+    @inlinable
+    @inline(__always)
     static var isRunning: Bool {
         assemblies_running_task() != 0
     }
