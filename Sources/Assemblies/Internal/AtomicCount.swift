@@ -45,7 +45,6 @@ struct AtomicCount: @unchecked Sendable {
 
     /// The count now: one relaxed load.
     var value: Int { assemblies_load_relaxed(word) }
-
 }
 
 /// Counts that each have lines of their own (``AtomicCount/lineSize`` bytes), in one allocation,

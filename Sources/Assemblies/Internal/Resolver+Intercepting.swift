@@ -33,7 +33,7 @@ extension Resolver {
     static func readsUnintercepted(_ family: Family) -> Bool {
         if let address = assemblies_resolver() {
             return Unmanaged<Resolver>.fromOpaque(address)._withUnsafeGuaranteedRef {
-                $0.readsUninterceptedHere(family)
+                $0.readsUninterceptedOutsideTasks(family) || $0.readsUninterceptedHere(family)
             }
         }
         guard family.everyReaderCount.isZero else { return false }
@@ -54,18 +54,18 @@ extension Resolver {
             && !TaskIdentity.isRunning
     }
 
-    /// ``readsUnintercepted(_:)``, when this is the calling thread's current resolver: what a getter's
-    /// cached singleton read calls, with the resolver it has found, when the family is intercepted
-    /// somewhere and ``readsUninterceptedOutsideTasks(_:)`` is false. Out of line, so that a getter
-    /// pays one call for it; a read in a task that doesn't override the family takes the caches from
-    /// here too.
+    /// The rest of ``readsUnintercepted(_:)`` once ``readsUninterceptedOutsideTasks(_:)`` is false,
+    /// when this is the calling thread's current resolver: what a getter's cached singleton read
+    /// calls, with the resolver it has found, when the family is intercepted somewhere and that check
+    /// failed. Out of line, so that a getter pays one call for it; a read in a task that doesn't
+    /// override the family takes the caches from here too.
     @usableFromInline
     @inline(never)
     func readsUninterceptedHere(_ family: Family) -> Bool {
         guard family.everyReaderCount.isZero && pendingCapture == nil else { return false }
         if graph.familyID == family.id && !graph.isIntercepting { return true }
-        if thread.synchronousApplies == 0 && !TaskIdentity.isRunning { return true }
-        // A task runs, or a synchronous apply is open on this thread: look.
+        // A task runs, or a synchronous apply is open on this thread (the check before this one said
+        // so): look.
         return OverrideContext.lookUp(for: family) == nil
     }
 
