@@ -273,25 +273,22 @@ struct BenchmarkRun {
     /// the target allows; side by side, from 0.95× to 1.05×. One family serves every condition (see
     /// `Elsewhere.swift`).
     private mutating func runElsewhere() {
-        let assembly = ElsewhereAssembly()
-        _ = assembly.sharedService
+        let assembly = ElsewhereAssembly.withSingletonBuilt()
+        /// `read`, once in each condition, in the order of `Elsewhere.allCases`.
+        func inEveryCondition<R: Resolution & Sendable>(_ read: R) -> [ThreadedSubject] {
+            Elsewhere.allCases.map { condition in
+                ThreadedSubject(VariantKind.assemblies.name, read) { condition.begin(in: assembly) }
+            }
+        }
         for (name, hand, reads) in [
             (
                 "cached singleton, 2 threads, wall",
                 ThreadedSubject(VariantKind.handWritten.name, HandWrittenSingleton()),
-                Elsewhere.allCases.map { condition in
-                    ThreadedSubject(VariantKind.assemblies.name, ElsewhereSingleton(assembly: assembly)) {
-                        condition.begin(in: assembly)
-                    }
-                }
+                inEveryCondition(ElsewhereSingleton(assembly: assembly))
             ),
             (
                 "graph (10), 2 threads, wall", ThreadedSubject(VariantKind.handWritten.name, HandWrittenApplication()),
-                Elsewhere.allCases.map { condition in
-                    ThreadedSubject(VariantKind.assemblies.name, ElsewhereApplication(assembly: assembly)) {
-                        condition.begin(in: assembly)
-                    }
-                }
+                inEveryCondition(ElsewhereApplication(assembly: assembly))
             ),
         ] {
             progress("\(name): measuring, the family quiet and busy in turn")

@@ -30,6 +30,13 @@ final class ElsewhereAssembly: Assembly, @unchecked Sendable {
 
     var sharedService: SharedService { define(scope: .singleton) { SharedService() } }
 
+    /// A new family whose singleton is built, so that every read measured takes it from a cache.
+    static func withSingletonBuilt() -> ElsewhereAssembly {
+        let assembly = ElsewhereAssembly()
+        _ = assembly.sharedService
+        return assembly
+    }
+
     let opened = DispatchSemaphore(value: 0)
     let letGo = DispatchSemaphore(value: 0)
 

@@ -107,8 +107,7 @@ while let argument = arguments.popFirst() {
                 writeToStandardError("--profile \(name) needs assemblies or quiet, and a count\n\(usage)\n")
                 exit(64)
             }
-            let assembly = ElsewhereAssembly()
-            _ = assembly.sharedService
+            let assembly = ElsewhereAssembly.withSingletonBuilt()
             let end = elsewhere.begin(in: assembly)
             let subject =
                 name == "singleton-elsewhere"
